@@ -1,0 +1,89 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// Every target is compiled in Swift 6 language mode with strict concurrency and warnings as errors,
+/// so "zero warnings" is enforced by the build rather than by review.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "tickerd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tickerd", targets: ["tickerd"]),
+        .executable(name: "tickerctl", targets: ["tickerctl"]),
+        .library(name: "TickerModel", targets: ["TickerModel"]),
+        .library(name: "DBus", targets: ["DBus"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // C libraries from Debian, found by pkg-config.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
+
+        // Swift layer over libdbus: connection, event loop, messages, objects, signals.
+        .target(
+            name: "DBus",
+            dependencies: ["CDBus"],
+            swiftSettings: strictSettings
+        ),
+
+        // The pure model: no I/O, no clocks, value types and functions.
+        .target(
+            name: "TickerModel",
+            swiftSettings: strictSettings
+        ),
+
+        // The daemon.
+        .executableTarget(
+            name: "tickerd",
+            dependencies: [
+                "DBus", "TickerModel", "CSystemd",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // The client CLI.
+        .executableTarget(
+            name: "tickerctl",
+            dependencies: [
+                "DBus", "TickerModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // Shared test helpers: private dbus-daemon, child processes, temp dirs.
+        .target(
+            name: "TestSupport",
+            dependencies: ["DBus"],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "DBusTests",
+            dependencies: ["DBus", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "TickerModelTests",
+            dependencies: ["TickerModel"],
+            swiftSettings: strictSettings
+        ),
+    ]
+)

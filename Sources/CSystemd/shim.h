@@ -1,0 +1,7 @@
+#ifndef TICKERD_CSYSTEMD_SHIM_H
+#define TICKERD_CSYSTEMD_SHIM_H
+
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-journal.h>
+
+#endif

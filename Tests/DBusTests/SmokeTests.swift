@@ -1,0 +1,6 @@
+import Testing
+@testable import DBus
+
+@Test func libraryLinks() {
+    #expect(DBusLibrary.protocolVersion == 1)
+}

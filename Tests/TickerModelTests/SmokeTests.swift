@@ -1,0 +1,6 @@
+import Testing
+@testable import TickerModel
+
+@Test func modelLinks() {
+    #expect(TickerModelInfo.rulesVersion == 1)
+}
