@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config.
@@ -44,6 +45,9 @@ let package = Package(
         // The pure model: no I/O, no clocks, value types and functions.
         .target(
             name: "TickerModel",
+            dependencies: [
+                .product(name: "Collections", package: "swift-collections"),
+            ],
             swiftSettings: strictSettings
         ),
 
