@@ -1,0 +1,68 @@
+/// Finds the line on which a key of a TOML document is written, for error messages.
+///
+/// TOMLKit reports lines for syntax errors only; a value that parses but is wrong (an unknown mode,
+/// a bad calendar expression) needs its line found in the source. The locator reads table headers
+/// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
+/// which covers how tickerd's configuration is written; for anything else it falls back to the
+/// line of the enclosing table, and to 0 when even that is unknown.
+struct TOMLKeyLocator {
+    private var lines: [String: Int] = [:]
+
+    /// Indexes every table header and key of `source`.
+    init(source: String) {
+        var table: [String] = []
+        var arrayCounts: [String: Int] = [:]
+        for (offset, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let number = offset + 1
+            let line = rawLine.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("[[") {
+                guard let close = line.firstRange(of: "]]") else { continue }
+                let name = Self.keyPath(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
+                let joined = name.joined(separator: ".")
+                let index = arrayCounts[joined, default: -1] + 1
+                arrayCounts[joined] = index
+                table = name.dropLast() + ["\(name.last ?? "")[\(index)]"]
+                lines[table.joined(separator: "."), default: number] = number
+            } else if line.hasPrefix("[") {
+                guard let close = line.firstIndex(of: "]") else { continue }
+                table = Self.keyPath(line[line.index(after: line.startIndex)..<close])
+                lines[table.joined(separator: "."), default: number] = number
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = Self.keyPath(line[..<equals])
+                guard !key.isEmpty else { continue }
+                lines[(table + key).joined(separator: "."), default: number] = number
+            }
+        }
+    }
+
+    /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
+    func line(of path: String) -> Int {
+        var candidate = Substring(path)
+        while true {
+            if let number = lines[String(candidate)] { return number }
+            guard let dot = candidate.lastIndex(of: ".") else { return 0 }
+            candidate = candidate[..<dot]
+        }
+    }
+
+    /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces.
+    private static func keyPath(_ text: Substring) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var quote: Character?
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { current.append(character) }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "." {
+                parts.append(current)
+                current = ""
+            } else if character != " " && character != "\t" {
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        return parts.filter { !$0.isEmpty }
+    }
+}
