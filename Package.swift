@@ -87,6 +87,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TickerdTests",
+            dependencies: ["tickerd", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TickerModelTests",
             dependencies: ["TickerModel"],
             swiftSettings: strictSettings

@@ -1,0 +1,85 @@
+import Testing
+import TOMLKit
+@testable import tickerd
+
+@Suite struct ConfigReaderTests {
+    static let source = """
+        # tickerd test configuration
+        [limits]
+        messages = 10
+
+        [channel.main]
+        mode = "scroll"
+        speed = 8
+
+        [channel."side bar"]
+        speed = "fast"
+
+        [[message]]
+        text = "first"
+
+        [[message]]
+        text = "second"
+        priority = "high"
+        """
+
+    func document() throws -> ConfigTable {
+        let table = try TOMLTable(string: Self.source)
+        return ConfigTable(table, file: "/etc/tickerd/tickerd.toml", path: "",
+                           locator: TOMLKeyLocator(source: Self.source))
+    }
+
+    @Test func locatorFindsKeysTablesAndArrayElements() {
+        let locator = TOMLKeyLocator(source: Self.source)
+        #expect(locator.line(of: "limits.messages") == 3)
+        #expect(locator.line(of: "channel.main") == 5)
+        #expect(locator.line(of: "channel.main.speed") == 7)
+        #expect(locator.line(of: "channel.side bar.speed") == 10)
+        #expect(locator.line(of: "message[0].text") == 13)
+        #expect(locator.line(of: "message[1]") == 15)
+        #expect(locator.line(of: "message[1].priority") == 17)
+        // An absent key falls back to its table; an unknown table to 0.
+        #expect(locator.line(of: "channel.main.delay") == 5)
+        #expect(locator.line(of: "nothing.here") == 0)
+    }
+
+    @Test func typedReadsReturnValues() throws {
+        let document = try document()
+        let main = try #require(try document.table("channel")?.table("main"))
+        #expect(try main.string("mode") == "scroll")
+        #expect(try main.double("speed") == 8)
+        #expect(try main.int("speed") == 8)
+        #expect(try main.string("absent") == nil)
+        let messages = try document.tables("message")
+        #expect(messages.count == 2)
+        #expect(try messages[1].string("text") == "second")
+    }
+
+    @Test func wrongTypeNamesFileLineAndKey() throws {
+        let document = try document()
+        let messages = try document.tables("message")
+        let error = try #require(throws: ConfigError.self) { try messages[1].int("priority") }
+        #expect(error.file == "/etc/tickerd/tickerd.toml")
+        #expect(error.line == 17)
+        #expect(error.key == "message[1].priority")
+        #expect(error.description.hasPrefix("/etc/tickerd/tickerd.toml:17: message[1].priority: expected an integer"))
+    }
+
+    @Test func unknownKeyIsAnError() throws {
+        let channel = try #require(try document().table("channel")?.table("main"))
+        let error = try #require(throws: ConfigError.self) { try channel.rejectUnknownKeys(["mode"]) }
+        #expect(error.key == "channel.main.speed")
+        #expect(error.line == 7)
+        #expect(error.problem.contains("unknown key"))
+    }
+
+    @Test func parseFailureCarriesTheParsersMessage() throws {
+        struct NotFast: Error, CustomStringConvertible { var description: String { "no such speed" } }
+        let channel = try #require(try document().table("channel")?.table("side bar"))
+        let error = try #require(throws: ConfigError.self) {
+            try channel.parsed("speed", as: "a speed") { _ throws -> Double in throw NotFast() }
+        }
+        #expect(error.line == 10)
+        #expect(error.problem == "not a speed: no such speed")
+    }
+}
