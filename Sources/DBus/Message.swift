@@ -61,6 +61,7 @@ public final class Message {
     /// A successful reply to this method call.
     public func makeReturn() throws -> Message {
         guard kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
+        guard serial != 0 else { throw DBusError.invalidArgs("cannot reply to a call that was never sent") }
         guard let reply = dbus_message_new_method_return(raw) else { throw DBusError.noMemory }
         return Message(adopting: reply)
     }
@@ -69,6 +70,7 @@ public final class Message {
     /// `org.freedesktop.DBus.Error.Failed`, keeping the intended name in the message.
     public func makeError(_ error: DBusError) throws -> Message {
         guard kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
+        guard serial != 0 else { throw DBusError.invalidArgs("cannot reply to a call that was never sent") }
         var name = error.name
         var text = error.message
         if !NameValidation.isValidErrorName(name) {
@@ -122,13 +124,24 @@ public final class Message {
     public var replySerial: UInt32 { dbus_message_get_reply_serial(raw) }
 
     /// Whether the caller wants a reply (method calls).
-    public var expectsReply: Bool {
-        get { dbus_message_get_no_reply(raw) == 0 }
-        set { dbus_message_set_no_reply(raw, newValue ? 0 : 1) }
+    public var expectsReply: Bool { dbus_message_get_no_reply(raw) == 0 }
+
+    /// Sent and received messages are locked by libdbus (changing one would abort the process).
+    private func checkModifiable() throws {
+        guard serial == 0 else {
+            throw DBusError.invalidArgs("the message was sent or received already and cannot be changed")
+        }
+    }
+
+    /// Marks a method call as wanting no reply (`false`) or a reply (`true`, the default).
+    public func setExpectsReply(_ expects: Bool) throws {
+        try checkModifiable()
+        dbus_message_set_no_reply(raw, expects ? 0 : 1)
     }
 
     /// Sets (or clears) the destination; a unicast signal has one.
     public func setDestination(_ destination: String?) throws {
+        try checkModifiable()
         if let destination { try NameValidation.checkBusName(destination) }
         guard dbus_message_set_destination(raw, destination) != 0 else { throw DBusError.noMemory }
     }
@@ -144,6 +157,7 @@ public final class Message {
 
     /// Appends `values` in order; throws `InvalidArgs` (and appends nothing) when one is ill-formed.
     public func append(_ values: [DBusValue]) throws {
+        try checkModifiable()
         try MessageWriter.append(values, to: raw)
     }
 
