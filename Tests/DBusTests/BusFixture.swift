@@ -47,9 +47,9 @@ final class BusFixture: Sendable {
         return try result.get()
     }
 
-    /// `busctl --address=… <arguments>`.
-    func busctl(_ arguments: [String]) throws -> ChildProcess.Output {
-        try ChildProcess.run("busctl", ["--address=\(bus.address)", "--"] + arguments)
+    /// `busctl --address=… <options> -- <arguments>` (so negative numbers are not options).
+    func busctl(_ arguments: [String], options: [String] = []) throws -> ChildProcess.Output {
+        try ChildProcess.run("busctl", ["--address=\(bus.address)"] + options + ["--"] + arguments)
     }
 
     /// `busctl call` on the test object.
