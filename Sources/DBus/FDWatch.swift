@@ -7,7 +7,7 @@ public final class FDWatch {
     /// Whether the watch is still registered.
     public private(set) var isActive = true
 
-    private unowned let loop: EventLoop
+    private weak var loop: EventLoop?
     private let tag: UInt64
 
     init(loop: EventLoop, fd: Int32, tag: UInt64, events: IOEvents) {
@@ -20,7 +20,7 @@ public final class FDWatch {
     /// Asks for other events from now on.
     public func update(events newEvents: IOEvents) throws {
         guard isActive, newEvents != events else { return }
-        try loop.modifyHandler(tag: tag, fd: fd, events: newEvents)
+        try loop?.modifyHandler(tag: tag, fd: fd, events: newEvents)
         events = newEvents
     }
 
@@ -28,6 +28,6 @@ public final class FDWatch {
     public func cancel() {
         guard isActive else { return }
         isActive = false
-        loop.removeHandler(tag: tag, fd: fd)
+        loop?.removeHandler(tag: tag, fd: fd)
     }
 }

@@ -40,6 +40,14 @@ import TestSupport
         #expect(try fixture.busctlCall("EchoInt32", ["i", "1"]).status == 0)
         _ = try fixture.read { $0.callCount }
         let thread = fixture.thread.threadID
+        // The loop thread has answered; wait until it is back asleep in epoll_wait (syscall 232,
+        // or epoll_pwait 281 on x86-64), so the window does not catch it on its way there.
+        let settleDeadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < settleDeadline {
+            let syscall = (try? String(contentsOfFile: "/proc/self/task/\(thread)/syscall", encoding: .utf8)) ?? ""
+            if syscall.hasPrefix("232 ") || syscall.hasPrefix("281 ") { break }
+            Thread.sleep(forTimeInterval: 0.001)
+        }
         let before = try Self.voluntarySwitches(thread: thread)
         // The measurement window itself, not a synchronisation.
         Thread.sleep(forTimeInterval: 5)
