@@ -1,0 +1,193 @@
+import CDBus
+
+/// A single complete D-Bus type, e.g. `s`, `a{sv}` or `(sda{sv})`.
+public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
+    /// `y`
+    case byte
+    /// `b`
+    case bool
+    /// `n`
+    case int16
+    /// `q`
+    case uint16
+    /// `i`
+    case int32
+    /// `u`
+    case uint32
+    /// `x`
+    case int64
+    /// `t`
+    case uint64
+    /// `d`
+    case double
+    /// `s`
+    case string
+    /// `o`
+    case objectPath
+    /// `g`
+    case signature
+    /// `h`
+    case unixFD
+    /// `a` + element
+    case array(DBusType)
+    /// `a{` key value `}`; the key is a basic type.
+    case dictionary(key: DBusType, value: DBusType)
+    /// `(` fields `)`, at least one field.
+    case structure([DBusType])
+    /// `v`
+    case variant
+
+    /// `a{sv}`, the usual options dictionary.
+    public static let vardict = DBusType.dictionary(key: .string, value: .variant)
+
+    /// The type's signature text.
+    public var signature: String {
+        switch self {
+        case .byte: return "y"
+        case .bool: return "b"
+        case .int16: return "n"
+        case .uint16: return "q"
+        case .int32: return "i"
+        case .uint32: return "u"
+        case .int64: return "x"
+        case .uint64: return "t"
+        case .double: return "d"
+        case .string: return "s"
+        case .objectPath: return "o"
+        case .signature: return "g"
+        case .unixFD: return "h"
+        case .variant: return "v"
+        case .array(let element): return "a" + element.signature
+        case .dictionary(let key, let value): return "a{" + key.signature + value.signature + "}"
+        case .structure(let fields): return "(" + fields.map(\.signature).joined() + ")"
+        }
+    }
+
+    /// The signature text.
+    public var description: String { signature }
+
+    /// Whether this is a basic (non-container) type, usable as a dictionary key.
+    public var isBasic: Bool {
+        switch self {
+        case .array, .dictionary, .structure, .variant: return false
+        default: return true
+        }
+    }
+
+    /// The libdbus type code (`DBUS_TYPE_*`) of the outermost type.
+    var typeCode: Int32 {
+        switch self {
+        case .byte: return CDBUS_TYPE_BYTE
+        case .bool: return CDBUS_TYPE_BOOLEAN
+        case .int16: return CDBUS_TYPE_INT16
+        case .uint16: return CDBUS_TYPE_UINT16
+        case .int32: return CDBUS_TYPE_INT32
+        case .uint32: return CDBUS_TYPE_UINT32
+        case .int64: return CDBUS_TYPE_INT64
+        case .uint64: return CDBUS_TYPE_UINT64
+        case .double: return CDBUS_TYPE_DOUBLE
+        case .string: return CDBUS_TYPE_STRING
+        case .objectPath: return CDBUS_TYPE_OBJECT_PATH
+        case .signature: return CDBUS_TYPE_SIGNATURE
+        case .unixFD: return CDBUS_TYPE_UNIX_FD
+        case .variant: return CDBUS_TYPE_VARIANT
+        case .array, .dictionary: return CDBUS_TYPE_ARRAY
+        case .structure: return CDBUS_TYPE_STRUCT
+        }
+    }
+
+    /// Parses exactly one complete type; throws `InvalidArgs` otherwise.
+    public init(parsing signature: String) throws {
+        let types = try SignatureParser.parse(signature)
+        guard types.count == 1, let only = types.first else {
+            throw DBusError.invalidArgs("'\(signature)' is not a single complete type")
+        }
+        self = only
+    }
+
+    static func basic(code: UInt8) -> DBusType? {
+        switch code {
+        case UInt8(ascii: "y"): return .byte
+        case UInt8(ascii: "b"): return .bool
+        case UInt8(ascii: "n"): return .int16
+        case UInt8(ascii: "q"): return .uint16
+        case UInt8(ascii: "i"): return .int32
+        case UInt8(ascii: "u"): return .uint32
+        case UInt8(ascii: "x"): return .int64
+        case UInt8(ascii: "t"): return .uint64
+        case UInt8(ascii: "d"): return .double
+        case UInt8(ascii: "s"): return .string
+        case UInt8(ascii: "o"): return .objectPath
+        case UInt8(ascii: "g"): return .signature
+        case UInt8(ascii: "h"): return .unixFD
+        default: return nil
+        }
+    }
+}
+
+/// Parses signature text under the specification's limits (255 bytes, 32 nested arrays,
+/// 32 nested structures, non-empty structures, dictionary entries only in arrays with basic keys).
+enum SignatureParser {
+    static let maxLength = 255
+    static let maxDepth = 32
+
+    static func parse(_ signature: String) throws -> [DBusType] {
+        let bytes = Array(signature.utf8)
+        guard bytes.count <= maxLength else {
+            throw DBusError.invalidArgs("signature longer than \(maxLength) bytes")
+        }
+        var index = 0
+        var types: [DBusType] = []
+        while index < bytes.count {
+            types.append(try parseOne(bytes, &index, arrays: 0, structs: 0, signature: signature))
+        }
+        return types
+    }
+
+    private static func parseOne(
+        _ bytes: [UInt8], _ index: inout Int, arrays: Int, structs: Int, signature: String
+    ) throws -> DBusType {
+        func fail(_ why: String) -> DBusError {
+            DBusError.invalidArgs("invalid signature '\(signature)': \(why)")
+        }
+        guard index < bytes.count else { throw fail("incomplete type") }
+        let code = bytes[index]
+        index += 1
+        if let basic = DBusType.basic(code: code) { return basic }
+        switch code {
+        case UInt8(ascii: "v"):
+            return .variant
+        case UInt8(ascii: "a"):
+            guard arrays < maxDepth else { throw fail("arrays nested deeper than \(maxDepth)") }
+            if index < bytes.count && bytes[index] == UInt8(ascii: "{") {
+                index += 1
+                let key = try parseOne(bytes, &index, arrays: arrays + 1, structs: structs + 1, signature: signature)
+                guard key.isBasic else { throw fail("dictionary key must be a basic type") }
+                let value = try parseOne(bytes, &index, arrays: arrays + 1, structs: structs + 1, signature: signature)
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "}") else {
+                    throw fail("dictionary entry must hold exactly a key and a value")
+                }
+                index += 1
+                return .dictionary(key: key, value: value)
+            }
+            return .array(try parseOne(bytes, &index, arrays: arrays + 1, structs: structs, signature: signature))
+        case UInt8(ascii: "("):
+            guard structs < maxDepth else { throw fail("structures nested deeper than \(maxDepth)") }
+            var fields: [DBusType] = []
+            while true {
+                guard index < bytes.count else { throw fail("unterminated structure") }
+                if bytes[index] == UInt8(ascii: ")") {
+                    index += 1
+                    break
+                }
+                fields.append(try parseOne(bytes, &index, arrays: arrays, structs: structs + 1, signature: signature))
+            }
+            guard !fields.isEmpty else { throw fail("empty structure") }
+            return .structure(fields)
+        case UInt8(ascii: "{"):
+            throw fail("dictionary entry outside an array")
+        default:
+            throw fail("unknown type code '\(String(decoding: [code], as: UTF8.self))'")
+        }
+    }
+}
