@@ -3,11 +3,10 @@ extension Tape {
     /// `k · width` is the tape's first cell for every integer k.
     ///
     /// A cluster is shown when it lies wholly inside the range; a 2-cell cluster cut by either end
-    /// shows as one space for its cell inside. A zero-width cluster at stream cell p is shown when
-    /// `from ≤ p < to`. With a width of 0 the range shows as spaces. Cost: O(log n + (to − from)).
-    /// `afterSeam` says that `from` is where this tape's stream begins (nothing of it lies before),
-    /// so zero-width clusters of an earlier cycle are not shown there.
-    func appendCells(from: Int, to: Int, into out: inout [UInt8], afterSeam: Bool = false) {
+    /// shows as one space for its cell inside. A zero-width cluster belongs to the cell before it
+    /// in its cycle (at a cycle's very start, to the cell after it) and is shown when that cell is
+    /// inside the range. With a width of 0 the range shows as spaces. Cost: O(log n + (to − from)).
+    func appendCells(from: Int, to: Int, into out: inout [UInt8]) {
         guard from < to else { return }
         guard width > 0 else {
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: to - from))
@@ -17,14 +16,15 @@ extension Tape {
         var base = from - rem
         var x = from
         var index = firstCluster(atOrAfter: rem)
-        if rem == 0 {
-            // Zero-width clusters at the end of the previous cycle sit at stream cell `from`.
-            if !afterSeam { appendTrailing(into: &out) }
-        } else if index > 0, cellStart[index - 1] + cellWidth(ofCluster: index - 1) > rem {
-            // A wide cluster that starts before `from` is cut by the leading edge.
-            let end = min(base + cellStart[index], to)
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: end - x))
-            x = end
+        if rem > 0 {
+            // Zero-width clusters at `from` belong to the cell before it: not shown.
+            while index < clusterCount, cellStart[index] == rem, cellWidth(ofCluster: index) == 0 { index += 1 }
+            if index > 0, cellStart[index - 1] + cellWidth(ofCluster: index - 1) > rem {
+                // A wide cluster that starts before `from` is cut by the leading edge.
+                let end = min(base + cellStart[index], to)
+                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: end - x))
+                x = end
+            }
         }
         while x < to {
             if index == clusterCount {
@@ -42,12 +42,11 @@ extension Tape {
             }
             index += 1
         }
-    }
-
-    /// Appends the zero-width clusters that end a cycle (they sit at the next cycle's first cell).
-    func appendTrailing(into out: inout [UInt8]) {
-        guard width > 0, trailingStart < clusterCount else { return }
-        out.append(contentsOf: bytes[byteStart[trailingStart]..<byteStart[clusterCount]])
+        // Zero-width clusters right after the last cell belong to it.
+        while index < clusterCount, base + cellStart[index] == to, cellWidth(ofCluster: index) == 0, cellStart[index] > 0 {
+            appendCluster(index, to: &out)
+            index += 1
+        }
     }
 
     /// Appends the content's clusters (the still text of the "fits" rule).

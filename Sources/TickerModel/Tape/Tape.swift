@@ -25,8 +25,6 @@ public struct Tape: Sendable {
     let byteStart: [Int]
     /// Cell offset of each cluster in the cycle, plus ``width`` at the end (non-decreasing).
     let cellStart: [Int]
-    /// Index of the first cluster that starts at cell ``width`` (zero-width clusters at the very end).
-    let trailingStart: Int
 
     /// An empty tape: nothing to show.
     public static let empty = Tape(content: "", gap: "")
@@ -69,10 +67,6 @@ public struct Tape: Sendable {
         self.width = cell
         self.contentWidth = contentCells
         self.contentClusterCount = contentClusters
-        var trailing = cellStart.count - 1
-        while trailing > 0, cellStart[trailing - 1] == cell { trailing -= 1 }
-        // With width 0 every cluster "starts at the end"; keep them all out of the stream.
-        self.trailingStart = cell == 0 ? cellStart.count - 1 : trailing
     }
 
     /// Builds a tape from messages in display order, joined by `separator` and followed by `gap`

@@ -57,16 +57,10 @@ extension Timeline {
         let lowerOrigin = direction == .left ? 0 : seam
         let upperOrigin = direction == .left ? seam : 0
         if from < seam {
-            let end = min(to, seam)
-            lower.appendCells(from: from - lowerOrigin, to: end - lowerOrigin, into: &out)
-            if end == seam, seam < to {
-                // Zero-width clusters that end the lower tape's last cycle sit at the seam.
-                lower.appendTrailing(into: &out)
-            }
+            lower.appendCells(from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
         }
         if to > seam {
-            let start = max(from, seam)
-            upper.appendCells(from: start - upperOrigin, to: to - upperOrigin, into: &out, afterSeam: start == seam)
+            upper.appendCells(from: max(from, seam) - upperOrigin, to: to - upperOrigin, into: &out)
         }
     }
 
