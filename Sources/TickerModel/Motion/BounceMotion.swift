@@ -8,14 +8,14 @@
 struct BounceMotion {
     var anchor: Instant
     var speed: Double
-    var delay: Microseconds
+    var delay: Int64
     var easing: Easing
     var loops: UInt32
     var direction: Direction
     var overflow: Int
 
-    var moveDuration: Microseconds { StreamMotion.duration(cells: Double(overflow), speed: speed) }
-    var period: Microseconds { 2 * (delay + moveDuration) }
+    var moveDuration: Int64 { StreamMotion.duration(cells: Double(overflow), speed: speed) }
+    var period: Int64 { 2 * (delay + moveDuration) }
 
     /// Fraction of the overflow travelled from home, in [0, 1].
     func progress(at t: Instant) -> Double {

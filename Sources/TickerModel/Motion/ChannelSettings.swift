@@ -38,7 +38,7 @@ public enum Speed: Sendable, Hashable {
     /// Cells per second (> 0).
     case cellsPerSecond(Double)
     /// One tape width in this many microseconds (> 0); the rate follows the tape's width.
-    case cycleDuration(Microseconds)
+    case cycleDuration(Int64)
 
     /// The rate in cells per second for a tape `width` cells wide (at least a tiny positive rate).
     public func cellsPerSecond(forWidth width: Int) -> Double {
@@ -70,7 +70,7 @@ public struct ChannelSettings: Sendable, Hashable {
     public var speed: Speed
     /// Hold time; nil means the mode's default (continuous 0, scroll and bounce 2 s). In continuous
     /// mode it is a start delay; in scroll and bounce it is held at every stop.
-    public var delay: Microseconds?
+    public var delay: Int64?
     /// Easing of scroll and bounce moves (default linear).
     public var easing: Easing
     /// Cycles before holding at home; 0 repeats for ever.
@@ -95,7 +95,7 @@ public struct ChannelSettings: Sendable, Hashable {
     public init(
         mode: Mode = .continuous,
         speed: Speed = ChannelSettings.defaultSpeed,
-        delay: Microseconds? = nil,
+        delay: Int64? = nil,
         easing: Easing = .linear,
         loops: UInt32 = 0,
         direction: Direction = .left,
@@ -115,7 +115,7 @@ public struct ChannelSettings: Sendable, Hashable {
     }
 
     /// The hold time in effect: ``delay`` or the mode's default.
-    public var effectiveDelay: Microseconds {
+    public var effectiveDelay: Int64 {
         if let delay { return delay }
         switch mode {
         case .scroll, .bounce: return 2 * microsecondsPerSecond

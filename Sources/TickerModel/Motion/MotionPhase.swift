@@ -15,9 +15,9 @@ struct ChangeSearch {
     let phase: (Instant) -> MotionPhase
 
     /// How far ahead an unbounded move is searched.
-    static let horizon: Microseconds = 366 * 24 * 3600 * microsecondsPerSecond
+    static let horizon: Int64 = 366 * 24 * 3600 * microsecondsPerSecond
     /// Sampling step inside moves that may turn back.
-    static let scanStep: Microseconds = 1000
+    static let scanStep: Int64 = 1000
     /// Most phases walked before giving up (returning a conservative instant).
     static let maxPhases = 10_000
 

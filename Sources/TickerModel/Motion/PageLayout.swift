@@ -14,9 +14,9 @@ struct PageLayout {
     }
 
     /// Reading time per word at 200 words a minute.
-    static let perWord: Microseconds = 300_000
+    static let perWord: Int64 = 300_000
     /// Shortest time a page is shown.
-    static let minimumPage: Microseconds = 2 * microsecondsPerSecond
+    static let minimumPage: Int64 = 2 * microsecondsPerSecond
 
     let pages: [Page]
 
@@ -61,13 +61,13 @@ struct PageLayout {
     }
 
     /// How long page `index` is shown.
-    func duration(ofPage index: Int) -> Microseconds {
+    func duration(ofPage index: Int) -> Int64 {
         max(PageLayout.minimumPage, Int64(pages[index].words) * PageLayout.perWord)
     }
 
     /// Time to show every page once.
-    var cycleDuration: Microseconds {
-        var total: Microseconds = 0
+    var cycleDuration: Int64 {
+        var total: Int64 = 0
         for index in pages.indices { total += duration(ofPage: index) }
         return total
     }

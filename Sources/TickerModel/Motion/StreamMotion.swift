@@ -9,26 +9,26 @@ struct StreamMotion: Equatable {
     var anchor: Instant
     var position: Double
     var speed: Double
-    var delay: Microseconds
+    var delay: Int64
     var easing: Easing
     var loops: UInt32
     var direction: Direction
     var width: Int
 
     /// Time of one scroll move: width / speed in µs, at least 1.
-    var moveDuration: Microseconds {
+    var moveDuration: Int64 {
         StreamMotion.duration(cells: Double(width), speed: speed)
     }
 
     /// `cells / speed` seconds in µs, rounded, at least 1.
-    static func duration(cells: Double, speed: Double) -> Microseconds {
+    static func duration(cells: Double, speed: Double) -> Int64 {
         let micros = (cells / speed * Double(microsecondsPerSecond)).rounded()
         guard micros.isFinite, micros < 9e18 else { return Int64.max / 4 }
         return max(1, Int64(micros))
     }
 
     /// `cells / speed` seconds in µs, rounded up.
-    static func durationUp(cells: Double, speed: Double) -> Microseconds {
+    static func durationUp(cells: Double, speed: Double) -> Int64 {
         let micros = (cells / speed * Double(microsecondsPerSecond)).rounded(.up)
         guard micros.isFinite, micros < 9e18 else { return Int64.max / 4 }
         return max(0, Int64(micros))

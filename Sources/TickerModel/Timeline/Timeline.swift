@@ -15,11 +15,11 @@ public struct Timeline: Sendable, Equatable {
     /// Speed in cells per second (> 0).
     public internal(set) var speed: Double
     /// When the speed was given as a cycle duration: that duration (the speed follows each tape).
-    public internal(set) var cycleDuration: Microseconds?
+    public internal(set) var cycleDuration: Int64?
     /// Motion mode.
     public internal(set) var mode: Mode
     /// Hold time: the start delay in continuous mode, the hold at each stop in scroll and bounce.
-    public internal(set) var delay: Microseconds
+    public internal(set) var delay: Int64
     /// Easing of scroll and bounce moves.
     public internal(set) var easing: Easing
     /// Cycles before holding at home; 0 for ever.
@@ -62,8 +62,8 @@ public struct Timeline: Sendable, Equatable {
 
     /// Memberwise initialiser for decoding; fields are trusted to be in range.
     init(
-        tape: Tape, anchor: Instant, position: Double, speed: Double, cycleDuration: Microseconds?,
-        mode: Mode, delay: Microseconds, easing: Easing, loops: UInt32, direction: Direction,
+        tape: Tape, anchor: Instant, position: Double, speed: Double, cycleDuration: Int64?,
+        mode: Mode, delay: Int64, easing: Easing, loops: UInt32, direction: Direction,
         align: Align, pending: PendingChange?, pausedAt: Instant?
     ) {
         self.tape = tape
