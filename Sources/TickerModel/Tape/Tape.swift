@@ -1,0 +1,118 @@
+/// One cycle of a channel's marquee: the active messages joined by the separator, then the gap
+/// (DESIGN §4 "Tape"), cut into extended grapheme clusters with their cell offsets precomputed.
+///
+/// The clusters are stored as one flat UTF-8 buffer with per-cluster byte and cell offsets, so the
+/// cluster under any cell is found by binary search and a frame costs O(log n + c) for n clusters and
+/// c columns, whatever the tape's length. The clusters are those of ``text`` as a whole; the
+/// *content* is the clusters that start before the gap's bytes.
+public struct Tape: Sendable {
+    /// The whole cycle: content followed by the gap.
+    public let text: String
+    /// The gap that follows the content in every cycle (part of ``text``).
+    public let gap: String
+    /// Cells in one cycle (content and gap).
+    public let width: Int
+    /// Cells of the content (the text without the gap), the width the "fits" rule compares with.
+    public let contentWidth: Int
+    /// Number of extended grapheme clusters in one cycle.
+    public var clusterCount: Int { cellStart.count - 1 }
+    /// Number of clusters that belong to the content.
+    public let contentClusterCount: Int
+
+    /// UTF-8 of ``text``.
+    let bytes: [UInt8]
+    /// Byte offset of each cluster in ``bytes``, plus the total byte count at the end.
+    let byteStart: [Int]
+    /// Cell offset of each cluster in the cycle, plus ``width`` at the end (non-decreasing).
+    let cellStart: [Int]
+
+    /// An empty tape: nothing to show.
+    public static let empty = Tape(content: "", gap: "")
+
+    /// Builds a tape from its content and gap. Both should already be sanitised
+    /// (``TextSanitizer``); any other control character simply counts as one cell.
+    public init(content: String, gap: String) {
+        let text = content + gap
+        self.text = text
+        self.gap = gap
+        let contentBytes = content.utf8.count
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(text.utf8.count)
+        bytes.append(contentsOf: text.utf8)
+        var byteStart = [Int]()
+        var cellStart = [Int]()
+        byteStart.reserveCapacity(text.utf8.count / 2 + 1)
+        cellStart.reserveCapacity(text.utf8.count / 2 + 1)
+        var byte = 0
+        var cell = 0
+        var contentClusters = 0
+        var contentCells = 0
+        for cluster in text {
+            byteStart.append(byte)
+            cellStart.append(cell)
+            if byte < contentBytes {
+                contentClusters += 1
+                contentCells = cell + CellWidth.of(cluster)
+                cell = contentCells
+            } else {
+                cell += CellWidth.of(cluster)
+            }
+            byte += cluster.utf8.count
+        }
+        byteStart.append(byte)
+        cellStart.append(cell)
+        self.bytes = bytes
+        self.byteStart = byteStart
+        self.cellStart = cellStart
+        self.width = cell
+        self.contentWidth = contentCells
+        self.contentClusterCount = contentClusters
+    }
+
+    /// Builds a tape from messages in display order, joined by `separator` and followed by `gap`
+    /// (the separator when `gap` is nil). No messages give an empty tape.
+    public init(messages: [String], separator: String, gap: String? = nil) {
+        if messages.isEmpty {
+            self.init(content: "", gap: "")
+        } else {
+            self.init(content: messages.joined(separator: separator), gap: gap ?? separator)
+        }
+    }
+
+    /// The content: ``text`` without the gap.
+    public var content: String {
+        String(decoding: bytes[0..<byteStart[contentClusterCount]], as: UTF8.self)
+    }
+
+    /// The cell width of cluster `index`.
+    func cellWidth(ofCluster index: Int) -> Int {
+        cellStart[index + 1] - cellStart[index]
+    }
+
+    /// The index of the first cluster whose cell offset is at least `cell` (0 ≤ cell ≤ width).
+    func firstCluster(atOrAfter cell: Int) -> Int {
+        var low = 0
+        var high = cellStart.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if cellStart[mid] < cell {
+                low = mid + 1
+            } else {
+                high = mid
+            }
+        }
+        return low
+    }
+
+    /// Appends the UTF-8 of cluster `index`.
+    func appendCluster(_ index: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: bytes[byteStart[index]..<byteStart[index + 1]])
+    }
+}
+
+extension Tape: Equatable {
+    /// Two tapes are equal when their text and gap are equal (everything else derives from them).
+    public static func == (lhs: Tape, rhs: Tape) -> Bool {
+        lhs.text == rhs.text && lhs.gap == rhs.gap
+    }
+}

@@ -1,0 +1,41 @@
+/// Turns posted text into text the model can show (DESIGN §4 "Text in").
+///
+/// Tab, CR and LF each become one space. Other C0/C1 controls (U+0000–U+001F, U+007F–U+009F),
+/// U+2028, U+2029 and the bidi controls U+202A–U+202E and U+2066–U+2069 are refused with
+/// ``TextError/forbiddenCharacter(_:index:)`` naming the first one and its scalar index.
+public enum TextSanitizer {
+    /// Returns `text` with tab/CR/LF replaced by spaces, or throws for forbidden characters or
+    /// for more than `limits.clustersPerMessage` extended grapheme clusters.
+    public static func sanitize(_ text: String, limits: Limits = .standard) throws(TextError) -> String {
+        var scalars = String.UnicodeScalarView()
+        var changed = false
+        for (index, scalar) in text.unicodeScalars.enumerated() {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D:
+                scalars.append(" ")
+                changed = true
+            case _ where isForbidden(scalar):
+                throw .forbiddenCharacter(scalar, index: index)
+            default:
+                scalars.append(scalar)
+            }
+        }
+        let result = changed ? String(scalars) : text
+        let clusters = result.count
+        if clusters > limits.clustersPerMessage {
+            throw .tooLong(clusters: clusters, limit: limits.clustersPerMessage)
+        }
+        return result
+    }
+
+    /// True for the scalars DESIGN §4 rejects (tab, CR and LF are not forbidden: they are replaced).
+    public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: return false
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x2028, 0x2029: return true
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,101 @@
+extension Timeline {
+    /// The timeline after the channel's content becomes `newTape` at `t`.
+    ///
+    /// In continuous and scroll mode the change is seamless: the new tape begins at the next
+    /// boundary of the old tape (a multiple of its width in stream cells) that no viewer of at most
+    /// `seamColumns` cells can see yet at `t` — for direction left the first one at or beyond
+    /// ⌊s⌋ + seamColumns, for direction right the last one at or below ⌊s⌋ — and ``pending``
+    /// describes it until ``settled(at:)`` folds it in. Only viewers whose text scrolls matter,
+    /// so `seamColumns` is capped at the old content's width − 1; nil means every such viewer.
+    /// The daemon passes its widest subscriber's columns to shorten the wait, at the price of a
+    /// visible jump for wider `Render` callers.
+    ///
+    /// The change happens at once, restarting at home (with the start delay), when `urgent` is
+    /// true, in bounce, static and pages mode, when no viewer scrolls the old text (the seam
+    /// width is 0), when the old motion never reaches the seam (its loops end first), or when a
+    /// previous change is already entering the view.
+    public func applying(_ newTape: Tape, at t: Instant, urgent: Bool = false, seamColumns: Int? = nil) -> Timeline {
+        var base = settled(at: t)
+        if urgent || mode == .bounce || mode == .static || mode == .pages {
+            return base.restarted(with: newTape, at: t)
+        }
+        let now = base.effectiveTime(t)
+        let reach = min(max(0, seamColumns ?? Int.max), base.tape.contentWidth - 1)
+        let oldWidth = base.tape.width
+        let cell = Timeline.split(base.motion.position(at: now)).cell
+        if let pending = base.pending {
+            guard let switchAt = base.switchInstant, now < switchAt else {
+                return base.restarted(with: newTape, at: t)
+            }
+            let seam = pending.switchPosition
+            let invisible = direction == .left ? cell + max(reach, 0) <= seam : cell >= seam
+            guard invisible else { return base.restarted(with: newTape, at: t) }
+            if newTape == base.tape {
+                base.pending = nil
+            } else {
+                base.pending = PendingChange(tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width))
+            }
+            return base
+        }
+        if newTape == base.tape { return base }
+        guard oldWidth > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
+        let seam: Int
+        if direction == .left {
+            let target = cell + reach
+            seam = (target + oldWidth - 1).floorDiv(oldWidth) * oldWidth
+        } else {
+            seam = cell.floorDiv(oldWidth) * oldWidth
+        }
+        let change = PendingChange(tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width))
+        base.pending = change
+        guard base.switchInstant != nil else { return base.restarted(with: newTape, at: t) }
+        return base
+    }
+
+    /// The same timeline with a pending change folded in once it has fully taken effect at `t`
+    /// (the switch reached, and for direction right the old tape out of every scrolling view):
+    /// the new tape, anchored at the switch with position 0. Frames are identical for every
+    /// viewer narrower than the old content. Otherwise the timeline itself.
+    public func settled(at t: Instant) -> Timeline {
+        guard let pending, let switchAt = switchInstant, let settleAt = settleInstant,
+              effectiveTime(t) >= settleAt else { return self }
+        var result = self
+        result.tape = pending.tape
+        result.speed = pending.speed
+        result.pending = nil
+        result.position = 0
+        result.anchor = mode == .scroll ? switchAt : switchAt - delay
+        return result
+    }
+
+    /// The timeline frozen at `t` (frames after `t` stay as at `t`); unchanged if already paused.
+    public func paused(at t: Instant) -> Timeline {
+        guard pausedAt == nil else { return self }
+        var result = settled(at: t)
+        result.pausedAt = t
+        return result
+    }
+
+    /// The timeline moving again from `t`, continuing from the frozen position: the time origin
+    /// moves on by the length of the pause. Unchanged if not paused.
+    public func resumed(at t: Instant) -> Timeline {
+        guard let pausedAt else { return self }
+        var result = self
+        result.anchor += max(0, t - pausedAt)
+        result.pausedAt = nil
+        return result.settled(at: t)
+    }
+
+    /// The same settings with `newTape` starting at home at `t` (the start delay applies again);
+    /// a paused timeline stays paused, at home.
+    public func restarted(with newTape: Tape, at t: Instant) -> Timeline {
+        var result = self
+        result.tape = newTape
+        result.anchor = t
+        result.position = 0
+        result.speed = speed(forWidth: newTape.width)
+        result.pending = nil
+        if pausedAt != nil { result.pausedAt = t }
+        return result
+    }
+}

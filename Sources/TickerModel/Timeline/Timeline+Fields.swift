@@ -1,0 +1,156 @@
+extension Timeline {
+    /// Keys of the Timeline dictionary (DESIGN §3, and the additions documented in docs/rendering.md).
+    public enum Key {
+        /// `s` one cycle: content, separators and gap.
+        public static let tape = "tape"
+        /// `s` the gap at the end of `tape` (so the content is `tape` without it).
+        public static let gap = "gap"
+        /// `d` tape width in cells.
+        public static let width = "width"
+        /// `x` the time origin.
+        public static let anchor = "anchor"
+        /// `d` stream position at `anchor`.
+        public static let position = "position"
+        /// `d` cells per second.
+        public static let speed = "speed"
+        /// `x` cycle duration, present when the speed follows each tape's width.
+        public static let cycle = "cycle"
+        /// `s` mode name.
+        public static let mode = "mode"
+        /// `x` hold time.
+        public static let delay = "delay"
+        /// `s` easing name.
+        public static let easing = "easing"
+        /// `u` loops, 0 for ever.
+        public static let loops = "loops"
+        /// `s` `left` or `right`.
+        public static let direction = "direction"
+        /// `s` `left`, `center` or `right`.
+        public static let align = "align"
+        /// `s` the pending tape.
+        public static let next = "next"
+        /// `s` the pending tape's gap.
+        public static let nextGap = "nextGap"
+        /// `d` the speed after the switch.
+        public static let nextSpeed = "nextSpeed"
+        /// `d` stream position where `next` begins.
+        public static let switchPosition = "switch"
+        /// `x` the instant the stream froze, present while paused.
+        public static let paused = "paused"
+    }
+
+    /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
+    public var fields: [String: TimelineValue] {
+        var fields: [String: TimelineValue] = [
+            Key.tape: .string(tape.text),
+            Key.gap: .string(tape.gap),
+            Key.width: .double(Double(tape.width)),
+            Key.anchor: .int64(anchor),
+            Key.position: .double(position),
+            Key.speed: .double(speed),
+            Key.mode: .string(mode.rawValue),
+            Key.delay: .int64(delay),
+            Key.easing: .string(easing.rawValue),
+            Key.loops: .uint32(loops),
+            Key.direction: .string(direction.rawValue),
+            Key.align: .string(align.rawValue),
+        ]
+        if let cycleDuration { fields[Key.cycle] = .int64(cycleDuration) }
+        if let pending {
+            fields[Key.next] = .string(pending.tape.text)
+            fields[Key.nextGap] = .string(pending.tape.gap)
+            fields[Key.nextSpeed] = .double(pending.speed)
+            fields[Key.switchPosition] = .double(Double(pending.switchPosition))
+        }
+        if let pausedAt { fields[Key.paused] = .int64(pausedAt) }
+        return fields
+    }
+
+    /// Reads a Timeline dictionary (as published in the `Timeline` property). Unknown keys are
+    /// ignored, so later versions may add some; missing or ill-typed required keys are errors.
+    public init(fields: [String: TimelineValue]) throws(TimelineFieldError) {
+        let reader = FieldReader(fields: fields)
+        let tape = try reader.tape(text: Key.tape, gap: Key.gap)
+        let speed = try reader.double(Key.speed)
+        guard speed.isFinite, speed > 0 else { throw TimelineFieldError("\(Key.speed) must be above 0, not \(speed)") }
+        let position = try reader.double(Key.position)
+        guard position.isFinite else { throw TimelineFieldError("\(Key.position) must be finite") }
+        let cycle = try reader.optionalInt64(Key.cycle)
+        if let cycle, cycle <= 0 { throw TimelineFieldError("\(Key.cycle) must be above 0") }
+        var pending: PendingChange?
+        if fields[Key.next] != nil {
+            let next = try reader.tape(text: Key.next, gap: Key.nextGap)
+            let nextSpeed = try reader.double(Key.nextSpeed)
+            guard nextSpeed.isFinite, nextSpeed > 0 else { throw TimelineFieldError("\(Key.nextSpeed) must be above 0") }
+            let seam = try reader.double(Key.switchPosition)
+            guard seam.isFinite, seam.magnitude < 9e15, seam == seam.rounded() else {
+                throw TimelineFieldError("\(Key.switchPosition) must be a whole number of cells")
+            }
+            pending = PendingChange(tape: next, switchPosition: Int(seam), speed: nextSpeed)
+        }
+        let delay = try reader.int64(Key.delay)
+        guard delay >= 0 else { throw TimelineFieldError("\(Key.delay) must not be negative") }
+        self.init(
+            tape: tape, anchor: try reader.int64(Key.anchor), position: position, speed: speed,
+            cycleDuration: cycle, mode: try reader.name(Key.mode, as: Mode.self), delay: delay,
+            easing: try reader.name(Key.easing, as: Easing.self), loops: try reader.uint32(Key.loops),
+            direction: try reader.name(Key.direction, as: Direction.self),
+            align: try reader.name(Key.align, as: Align.self), pending: pending,
+            pausedAt: try reader.optionalInt64(Key.paused))
+    }
+}
+
+/// Typed access to a Timeline dictionary with errors that name the key.
+struct FieldReader {
+    let fields: [String: TimelineValue]
+
+    func value(_ key: String) throws(TimelineFieldError) -> TimelineValue {
+        guard let value = fields[key] else { throw TimelineFieldError("missing key \(key)") }
+        return value
+    }
+
+    func string(_ key: String) throws(TimelineFieldError) -> String {
+        guard case let .string(value) = try value(key) else { throw TimelineFieldError("\(key) must be a string (s)") }
+        return value
+    }
+
+    func double(_ key: String) throws(TimelineFieldError) -> Double {
+        guard case let .double(value) = try value(key) else { throw TimelineFieldError("\(key) must be a double (d)") }
+        return value
+    }
+
+    func int64(_ key: String) throws(TimelineFieldError) -> Int64 {
+        guard case let .int64(value) = try value(key) else { throw TimelineFieldError("\(key) must be an int64 (x)") }
+        return value
+    }
+
+    func optionalInt64(_ key: String) throws(TimelineFieldError) -> Int64? {
+        guard fields[key] != nil else { return nil }
+        return try int64(key)
+    }
+
+    func uint32(_ key: String) throws(TimelineFieldError) -> UInt32 {
+        guard case let .uint32(value) = try value(key) else { throw TimelineFieldError("\(key) must be a uint32 (u)") }
+        return value
+    }
+
+    func name<T: RawRepresentable & CaseIterable>(_ key: String, as type: T.Type) throws(TimelineFieldError) -> T
+    where T.RawValue == String {
+        let raw = try string(key)
+        guard let value = T(rawValue: raw) else {
+            let known = T.allCases.map(\.rawValue).joined(separator: ", ")
+            throw TimelineFieldError("\(key) '\(raw)' is not one of: \(known)")
+        }
+        return value
+    }
+
+    func tape(text textKey: String, gap gapKey: String) throws(TimelineFieldError) -> Tape {
+        let text = try string(textKey)
+        let gap = try string(gapKey)
+        guard text.utf8.count >= gap.utf8.count, text.utf8.suffix(gap.utf8.count).elementsEqual(gap.utf8) else {
+            throw TimelineFieldError("\(textKey) must end with \(gapKey)")
+        }
+        let content = String(decoding: text.utf8.dropLast(gap.utf8.count), as: UTF8.self)
+        return Tape(content: content, gap: gap)
+    }
+}

@@ -1,0 +1,126 @@
+extension Timeline {
+    /// What a viewer of `columns` cells sees at `t`: exactly `columns` cells of text, the sub-cell
+    /// offset and the extras. Pure and deterministic; O(log n + c) for every mode but `pages`
+    /// (which lays out the content, O(n)).
+    public func frame(columns: Int, at t: Instant) -> Frame {
+        let c = max(0, columns)
+        let now = effectiveTime(t)
+        var out = [UInt8]()
+        out.reserveCapacity(c + 8)
+        let current = currentTape(at: now)
+        switch mode {
+        case .static:
+            Timeline.appendStatic(current, columns: c, align: align, into: &out)
+            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras())
+        case .pages:
+            let cycle = appendPage(current, columns: c, at: now, into: &out)
+            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras(cycle: cycle))
+        case .continuous, .scroll, .bounce:
+            break
+        }
+        if current.contentWidth <= c {
+            Timeline.appendStill(current, columns: c, align: align, into: &out)
+            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras())
+        }
+        if mode == .bounce {
+            let motion = bounceMotion(for: current, columns: c)
+            let (cell, offset) = Timeline.split(motion.position(at: now))
+            current.appendCells(from: cell, to: cell + c, into: &out)
+            return Frame(
+                text: String(decoding: out, as: UTF8.self), offset: offset,
+                extras: FrameExtras(cycle: motion.progress(at: now)))
+        }
+        let state = streamState(at: now)
+        let (cell, offset) = Timeline.split(state.position)
+        appendStream(from: cell, to: cell + c, into: &out)
+        let width = state.current.width
+        let cycle = width > 0 ? (state.position - Double(state.origin)) / Double(width) : 0
+        return Frame(text: String(decoding: out, as: UTF8.self), offset: offset, extras: FrameExtras(cycle: cycle))
+    }
+
+    /// The bounce motion of a viewer of `columns` cells over `tape`'s content.
+    func bounceMotion(for tape: Tape, columns: Int) -> BounceMotion {
+        BounceMotion(
+            anchor: anchor, speed: speed(forWidth: tape.width), delay: delay, easing: easing,
+            loops: loops, direction: direction, overflow: max(0, tape.contentWidth - columns))
+    }
+
+    /// Appends stream cells [from, to): the tape, or across a pending seam the old and new tapes.
+    func appendStream(from: Int, to: Int, into out: inout [UInt8]) {
+        guard let pending, switchInstant != nil else {
+            tape.appendCells(from: from, to: to, into: &out)
+            return
+        }
+        let seam = pending.switchPosition
+        let (lower, upper) = direction == .left ? (tape, pending.tape) : (pending.tape, tape)
+        // Each tape keeps its own origin: the old tape at 0, the new one at the seam.
+        let lowerOrigin = direction == .left ? 0 : seam
+        let upperOrigin = direction == .left ? seam : 0
+        if from < seam {
+            lower.appendCells(from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
+        }
+        if to > seam {
+            upper.appendCells(from: max(from, seam) - upperOrigin, to: to - upperOrigin, into: &out)
+        }
+    }
+
+    /// Text that fits: the content, placed by `align` and padded to `columns`.
+    static func appendStill(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8]) {
+        let spare = columns - tape.contentWidth
+        let left: Int
+        switch align {
+        case .left: left = 0
+        case .center: left = spare / 2
+        case .right: left = spare
+        }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: left))
+        tape.appendContent(into: &out)
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spare - left))
+    }
+
+    /// Static mode: still text that fits, else the first c − 1 cells and `…`.
+    static func appendStatic(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8]) {
+        if tape.contentWidth <= columns {
+            appendStill(tape, columns: columns, align: align, into: &out)
+        } else if columns > 0 {
+            tape.appendCells(from: 0, to: columns - 1, into: &out)
+            out.append(contentsOf: "…".utf8)
+        }
+    }
+
+    /// Pages mode: appends the page shown at effective instant `t`; returns the cycle progress.
+    func appendPage(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8]) -> Double {
+        guard columns > 0 else { return 0 }
+        let layout = PageLayout(tape: tape, columns: columns)
+        let (index, cycle) = pageIndex(layout, at: t)
+        let cells = tape.appendPage(layout.pages[index], columns: columns, into: &out)
+        let spare = columns - cells
+        let left: Int
+        switch align {
+        case .left: left = 0
+        case .center: left = spare / 2
+        case .right: left = spare
+        }
+        if left > 0 {
+            out.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: left), at: 0)
+        }
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spare - left))
+        return cycle
+    }
+
+    /// The page shown at effective instant `t`, and elapsed time over the duration of all pages.
+    func pageIndex(_ layout: PageLayout, at t: Instant) -> (index: Int, cycle: Double) {
+        let elapsed = t &- anchor
+        let total = layout.cycleDuration
+        guard elapsed >= 0, total > 0 else { return (0, 0) }
+        let cycles = elapsed / total
+        if loops > 0, cycles >= Int64(loops) { return (0, Double(loops)) }
+        var remaining = elapsed - cycles * total
+        for index in layout.pages.indices {
+            let duration = layout.duration(ofPage: index)
+            if remaining < duration { return (index, Double(elapsed) / Double(total)) }
+            remaining -= duration
+        }
+        return (0, Double(elapsed) / Double(total))
+    }
+}

@@ -1,0 +1,61 @@
+extension Timeline {
+    /// The first instant after `t` at which the text a viewer of `columns` cells sees may differ
+    /// from the text at `t` (the sub-cell offset is ignored), or nil when it never changes.
+    ///
+    /// Never late: the text at the returned instant can still be the same (for instance when the
+    /// stream moves over spaces, or at the end of a hold), but it never changes before it. Moving
+    /// text changes when ⌊s⌋ changes; holds and still text change at the end of the hold, the
+    /// page or the pending switch. Nil while paused.
+    public func nextChange(after t: Instant, columns: Int) -> Instant? {
+        guard pausedAt == nil else { return nil }
+        let c = max(0, columns)
+        var soonest: Instant?
+        if let switchAt = switchInstant, t < switchAt { soonest = switchAt }
+        let current = currentTape(at: t)
+        var candidate: Instant?
+        switch mode {
+        case .static:
+            candidate = nil
+        case .pages:
+            candidate = nextPage(current, columns: c, after: t)
+        case .continuous, .scroll, .bounce:
+            if current.contentWidth <= c {
+                candidate = nil
+            } else if mode == .bounce {
+                let motion = bounceMotion(for: current, columns: c)
+                candidate = ChangeSearch(
+                    cell: { Timeline.split(motion.position(at: $0)).cell },
+                    phase: { motion.phase(at: $0) }
+                ).firstChange(after: t)
+            } else {
+                candidate = ChangeSearch(
+                    cell: { Timeline.split(self.streamState(at: $0).position).cell },
+                    phase: { self.streamPhase(at: $0) }
+                ).firstChange(after: t)
+            }
+        }
+        switch (soonest, candidate) {
+        case let (a?, b?): return min(a, b)
+        case let (a?, nil): return a
+        case let (nil, b): return b
+        }
+    }
+
+    /// Pages mode: the end of the page shown at `t`, or nil when the page never changes.
+    func nextPage(_ tape: Tape, columns: Int, after t: Instant) -> Instant? {
+        guard columns > 0 else { return nil }
+        let layout = PageLayout(tape: tape, columns: columns)
+        guard layout.pages.count > 1 else { return nil }
+        let elapsed = t &- anchor
+        if elapsed < 0 { return anchor + layout.duration(ofPage: 0) }
+        let total = layout.cycleDuration
+        let cycles = elapsed / total
+        if loops > 0, cycles >= Int64(loops) { return nil }
+        var end = anchor + cycles * total
+        for index in layout.pages.indices {
+            end += layout.duration(ofPage: index)
+            if end > t { return end }
+        }
+        return end
+    }
+}

@@ -1,0 +1,95 @@
+extension Timeline {
+    /// The instant frames are computed for: `t`, or the pause instant when paused before `t`.
+    func effectiveTime(_ t: Instant) -> Instant {
+        guard let pausedAt else { return t }
+        return min(t, pausedAt)
+    }
+
+    /// The motion of the current tape (continuous and scroll mode).
+    var motion: StreamMotion {
+        StreamMotion(
+            mode: mode, anchor: anchor, position: position, speed: speed, delay: delay,
+            easing: easing, loops: loops, direction: direction, width: tape.width)
+    }
+
+    /// The instant the current motion arrives at the pending switch position (the switch), if any.
+    public var switchInstant: Instant? {
+        guard let pending else { return nil }
+        return motion.arrival(at: pending.switchPosition)
+    }
+
+    /// The motion after the switch: the new tape from the switch position, as if it started there
+    /// (continuous mode has no start delay at a seam).
+    func nextMotion(_ pending: PendingChange, switchAt: Instant) -> StreamMotion {
+        StreamMotion(
+            mode: mode, anchor: mode == .scroll ? switchAt : switchAt - delay,
+            position: Double(pending.switchPosition), speed: pending.speed, delay: delay,
+            easing: easing, loops: loops, direction: direction, width: pending.tape.width)
+    }
+
+    /// The instant from which no viewer narrower than the old content can see the old tape, so the
+    /// pending change can be folded into a plain timeline; nil if that never happens.
+    var settleInstant: Instant? {
+        guard let pending, let switchAt = switchInstant else { return nil }
+        if direction == .left { return switchAt }
+        let next = nextMotion(pending, switchAt: switchAt)
+        let reach = max(0, tape.contentWidth - 1)
+        if mode == .scroll {
+            let step = max(1, pending.tape.width)
+            let cycles = (reach + step - 1) / step
+            return next.arrival(at: pending.switchPosition - cycles * step)
+        }
+        return next.arrival(at: pending.switchPosition - reach)
+    }
+
+    /// Where the stream is at (effective) instant `t`, and which tape is current there.
+    struct StreamState {
+        /// Stream position.
+        var position: Double
+        /// The tape in effect at t (the pending tape once the switch instant is reached).
+        var current: Tape
+        /// Stream cell of the current tape's origin (the switch position after the switch, else 0).
+        var origin: Int
+    }
+
+    /// The stream position and current tape at effective instant `t`.
+    func streamState(at t: Instant) -> StreamState {
+        if let pending, let switchAt = switchInstant, t >= switchAt {
+            return StreamState(
+                position: nextMotion(pending, switchAt: switchAt).position(at: t),
+                current: pending.tape, origin: pending.switchPosition)
+        }
+        return StreamState(position: motion.position(at: t), current: tape, origin: 0)
+    }
+
+    /// The stream's hold or move containing effective instant `t`, cut at the switch.
+    func streamPhase(at t: Instant) -> MotionPhase {
+        guard let pending, let switchAt = switchInstant else { return motion.phase(at: t) }
+        if t >= switchAt { return nextMotion(pending, switchAt: switchAt).phase(at: t) }
+        switch motion.phase(at: t) {
+        case let .hold(until):
+            return .hold(until: min(until ?? switchAt, switchAt))
+        case let .move(until, monotonic):
+            return .move(until: min(until ?? switchAt, switchAt), monotonic: monotonic)
+        }
+    }
+
+    /// The tape in effect at effective instant `t` (for the "fits" rule and still modes).
+    func currentTape(at t: Instant) -> Tape {
+        if let pending, let switchAt = switchInstant, t >= switchAt { return pending.tape }
+        return tape
+    }
+
+    /// Splits a position into its cell index ⌊s⌋ and the offset s − ⌊s⌋ ∈ [0, 1).
+    static func split(_ s: Double) -> (cell: Int, offset: Double) {
+        let floor = s.rounded(.down)
+        guard floor.isFinite, floor.magnitude < 9e15 else { return (0, 0) }
+        var cell = Int(floor)
+        var offset = s - floor
+        if offset >= 1 {
+            cell += 1
+            offset = 0
+        }
+        return (cell, max(0, offset))
+    }
+}

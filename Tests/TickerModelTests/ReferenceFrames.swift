@@ -1,0 +1,62 @@
+@testable import TickerModel
+
+/// Reference frames for a timeline without a pending change, computed from its public fields with
+/// the formulas of docs/rendering.md written out longhand.
+extension Reference {
+    static func frame(_ timeline: Timeline, columns c: Int, at t: Instant) -> (text: String, offset: Double) {
+        let tape = timeline.tape
+        let e = (timeline.pausedAt.map { min(t, $0) } ?? t) - timeline.anchor
+        let content = String(tape.text.utf8.dropLast(tape.gap.utf8.count)) ?? ""
+        let contentWidth = CellWidth.of(content)
+        let sign: Double = timeline.direction == .left ? 1 : -1
+        switch timeline.mode {
+        case .static:
+            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0) }
+            if c == 0 { return ("", 0) }
+            return (stream(tape, from: 0, count: c - 1) + "…", 0)
+        case .pages:
+            if c == 0 { return ("", 0) }
+            let pages = pages(content, columns: c)
+            var total: Int64 = 0
+            for page in pages { total += pageDuration(words: page.words) }
+            var page = pages[0]
+            if e >= 0 {
+                var cycles = 0
+                var x = e
+                while x >= total {
+                    x -= total
+                    cycles += 1
+                }
+                if timeline.loops == 0 || cycles < Int(timeline.loops) {
+                    for candidate in pages {
+                        if x < pageDuration(words: candidate.words) {
+                            page = candidate
+                            break
+                        }
+                        x -= pageDuration(words: candidate.words)
+                    }
+                }
+            }
+            return (still(page.text, width: page.cells, columns: c, align: timeline.align), 0)
+        case .continuous, .scroll, .bounce:
+            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0) }
+        }
+        let s: Double
+        switch timeline.mode {
+        case .bounce:
+            let overflow = contentWidth - c
+            let p = bounce(e, overflow: overflow, speed: timeline.speed, delay: timeline.delay,
+                           easing: timeline.easing, loops: Int(timeline.loops))
+            s = Double(overflow) * (timeline.direction == .left ? p : 1 - p)
+        case .scroll:
+            s = timeline.position + scroll(e, width: tape.width, speed: timeline.speed, delay: timeline.delay,
+                                           easing: timeline.easing, loops: Int(timeline.loops), sign: sign)
+        default:
+            var d = continuous(e, position: 0, speed: timeline.speed, delay: timeline.delay, sign: 1)
+            if timeline.loops > 0 { d = min(d, Double(tape.width) * Double(timeline.loops)) }
+            s = timeline.position + sign * d
+        }
+        let (cell, offset) = split(s)
+        return (stream(tape, from: cell, count: c), offset)
+    }
+}
