@@ -7,6 +7,6 @@ struct Tickerctl: ParsableCommand {
         commandName: "tickerctl",
         abstract: "Post to, query and follow the tickerd daemon.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [CalendarCommand.self]
     )
 }

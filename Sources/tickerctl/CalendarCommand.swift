@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import TickerModel
+
+/// `tickerctl calendar`: evaluates systemd calendar expressions and prints what
+/// `systemd-analyze calendar` prints, line for line.
+struct CalendarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar",
+        abstract: "Normalise calendar expressions and show when they elapse next.",
+        discussion: """
+            Prints the same lines as `systemd-analyze calendar`. Expressions follow systemd.time(7); \
+            the local zone comes from TZ, then /etc/localtime.
+            """
+    )
+
+    @Option(help: "How many elapses to show for each expression.")
+    var iterations: UInt = 1
+
+    @Option(name: .customLong("base-time"),
+            help: "Start from this time instead of now: 'YYYY-MM-DD HH:MM:SS [ZONE]' or '@SECONDS'.")
+    var baseTime: String?
+
+    @Argument(help: "Calendar expressions, e.g. 'Mon..Fri *-*-* 09:00' or 'daily Europe/Berlin'.")
+    var expressions: [String] = []
+
+    func validate() throws {
+        if expressions.isEmpty { throw ValidationError("Give at least one calendar expression.") }
+    }
+
+    func run() throws {
+        let zones = ZoneInfoLoader()
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        let now = Int64(clock.tv_sec) * Microseconds.perSecond + Int64(clock.tv_nsec) / 1000
+        var base = now
+        if let baseTime {
+            do {
+                base = try TimestampParser.parse(baseTime, zones: zones)
+            } catch {
+                throw ValidationError("--base-time: \(error.description)")
+            }
+        }
+        let output = CalendarReport.render(expressions: expressions, zones: zones, base: base,
+                                           iterations: Int(iterations), now: now)
+        FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
+        for message in output.errors {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+        }
+        if !output.succeeded { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TickerModel
+
+/// Loads time zones from the system's zoneinfo files the way glibc finds them: the local zone from
+/// the `TZ` environment variable (a zone name, `:name`, an absolute path or a POSIX rule), else
+/// `/etc/localtime`, else UTC; named zones from `$TZDIR` or `/usr/share/zoneinfo`.
+struct ZoneInfoLoader: TimeZoneLookup {
+    /// The local zone.
+    let localZone: ZoneRules
+    /// The zoneinfo directory.
+    let directory: String
+
+    /// Reads the local zone from `environment` (usually the process environment).
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        directory = environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        localZone = Self.localZone(environment: environment, directory: directory)
+    }
+
+    /// The zone called `name` from the zoneinfo directory, or nil when it is missing or unreadable.
+    func zone(named name: String) -> ZoneRules? {
+        guard TimeZoneName.isWellFormed(name) else { return nil }
+        return Self.load(path: directory + "/" + name, name: name)
+    }
+
+    private static func localZone(environment: [String: String], directory: String) -> ZoneRules {
+        guard var tz = environment["TZ"] else {
+            return load(path: "/etc/localtime", name: "localtime") ?? .utc
+        }
+        if tz.hasPrefix(":") { tz.removeFirst() }
+        if tz.isEmpty { return .utc }
+        if tz.hasPrefix("/") {
+            if let rules = load(path: tz, name: tz) { return rules }
+        } else if !tz.contains(".."), let rules = load(path: directory + "/" + tz, name: tz) {
+            return rules
+        }
+        if let rule = PosixTimeZone(parsing: tz) { return ZoneRules(name: tz, rule: rule) }
+        return .utc
+    }
+
+    private static func load(path: String, name: String) -> ZoneRules? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return try? TZifParser.parse([UInt8](data), name: name)
+    }
+}

@@ -1,0 +1,217 @@
+import Testing
+import TickerModel
+
+/// The schedule is compared with a brute-force reference that steps through time on a 10-second
+/// grid (every window edge in these schedules lies on it) and evaluates each window directly.
+@Suite struct ScheduleTests {
+    static let zones = SystemZones(local: "UTC")
+    /// 2024-03-31 00:00:00 UTC: Europe/Berlin springs forward at 01:00 UTC that night.
+    static let origin: Instant = 1_711_843_200 * Microseconds.perSecond
+    static let step: Instant = 10 * Microseconds.perSecond
+    static let horizon: Instant = 14 * Microseconds.perHour
+    static let calendars = [
+        "*:0/7", "*:05,35", "*-*-* 22:30", "*:*:0/30", "2024-03-31 *:00/20", "hourly Europe/Berlin",
+        "*-*-* 01..03:00 Europe/Berlin", "Sun *-*-* 23:50", "*-*-* 06:00", "2024-03-31 03:17:40",
+        "*-*-* 00/3:00", "Mon *-*-* 09:00",
+    ]
+
+    /// A reference evaluation of one entry: its occurrences listed once, then plain comparisons.
+    struct ReferenceEntry {
+        let entry: ScheduleEntry
+        /// Occurrences up to a day past the horizon, ascending.
+        let occurrences: [Instant]
+        /// Whether the calendar still elapses after the listed occurrences.
+        let continuesBeyond: Bool
+
+        init(_ entry: ScheduleEntry) {
+            self.entry = entry
+            if case .recurring(let calendar, let duration) = entry.window {
+                let limit = ScheduleTests.origin + ScheduleTests.horizon + Microseconds.perDay
+                var list: [Instant] = []
+                var base = ScheduleTests.origin - max(duration, 0) - 1
+                while let next = calendar.nextElapse(after: base), next <= limit {
+                    list.append(next)
+                    base = next
+                }
+                occurrences = list
+                continuesBeyond = calendar.nextElapse(after: limit) != nil
+            } else {
+                occurrences = []
+                continuesBeyond = false
+            }
+        }
+
+        /// (window start if active, ended for good) at `t`, straight from the definitions.
+        func evaluate(_ t: Instant) -> (start: Instant?, ended: Bool) {
+            switch entry.window {
+            case .always:
+                return (entry.postedAt, false)
+            case .absolute(let start, let end):
+                if let end, t >= end { return (nil, true) }
+                if let start, t < start { return (nil, false) }
+                return (start ?? entry.postedAt, false)
+            case .timeToLive(let ttl):
+                return t < entry.postedAt + ttl ? (entry.postedAt, false) : (nil, true)
+            case .recurring(_, let duration):
+                guard duration > 0 else { return (nil, true) }
+                // The last occurrence at or before t (binary search), active while t < o + duration.
+                var low = 0
+                var high = occurrences.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if occurrences[mid] <= t { low = mid + 1 } else { high = mid }
+                }
+                if low > 0, t < occurrences[low - 1] + duration { return (occurrences[low - 1], false) }
+                let more = low < occurrences.count || continuesBeyond
+                return (nil, !more)
+            }
+        }
+    }
+
+    struct Snapshot: Equatable {
+        var active: [ActiveScheduleEntry]
+        var ended: [String]
+    }
+
+    static func referenceSnapshot(_ entries: [ReferenceEntry], at t: Instant) -> Snapshot {
+        var active: [ActiveScheduleEntry] = []
+        var ended: [String] = []
+        for reference in entries {
+            let (start, isEnded) = reference.evaluate(t)
+            if let start {
+                active.append(ActiveScheduleEntry(id: reference.entry.id, priority: reference.entry.priority,
+                                                  isUrgent: reference.entry.isUrgent, windowStart: start))
+            }
+            if isEnded { ended.append(reference.entry.id) }
+        }
+        return Snapshot(active: active.sorted(by: ActiveScheduleEntry.tapeOrder), ended: ended.sorted())
+    }
+
+    static func randomSchedule(_ random: inout SeededGenerator) throws -> [ScheduleEntry] {
+        func gridInstant(_ random: inout SeededGenerator) -> Instant {
+            origin + step * Instant.random(in: -60...(horizon / step), using: &random)
+        }
+        var entries: [ScheduleEntry] = []
+        for index in 0..<Int.random(in: 1...8, using: &random) {
+            let window: ScheduleWindow
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0:
+                window = .always
+            case 1, 2:
+                let a = Bool.random(using: &random) ? gridInstant(&random) : nil
+                let b = Bool.random(using: &random) ? gridInstant(&random) : nil
+                window = .absolute(start: a, end: b)
+            case 3:
+                window = .timeToLive(microseconds: step * Instant.random(in: 0...3000, using: &random))
+            default:
+                let expression = calendars[Int.random(in: 0..<calendars.count, using: &random)]
+                let calendar = try CalendarSpec(parsing: expression, zones: zones)
+                let minutes = [1, 5, 7, 14, 20, 45, 90, 240, 480, 0][Int.random(in: 0..<10, using: &random)]
+                window = .recurring(calendar: calendar, duration: Instant(minutes) * Microseconds.perMinute
+                                    + (Bool.random(using: &random) ? 0 : step))
+            }
+            entries.append(ScheduleEntry(id: "m\(index)", priority: Int.random(in: 0...2, using: &random),
+                                         isUrgent: Bool.random(using: &random), window: window,
+                                         postedAt: gridInstant(&random)))
+        }
+        return entries
+    }
+
+    @Test func activeSetsAndBoundariesMatchBruteForce() throws {
+        var random = SeededGenerator(seed: 7)
+        var checkedQueries = 0
+        for _ in 0..<40 {
+            let entries = try Self.randomSchedule(&random)
+            let references = entries.map(ReferenceEntry.init)
+            let steps = Int(Self.horizon / Self.step)
+            let snapshots = (0...steps).map { Self.referenceSnapshot(references, at: Self.origin + Instant($0) * Self.step) }
+            // The next grid index at which the snapshot differs, for every index.
+            var nextChange = [Int?](repeating: nil, count: steps + 1)
+            for i in stride(from: steps - 1, through: 0, by: -1) {
+                nextChange[i] = snapshots[i + 1] != snapshots[i] ? i + 1 : nextChange[i + 1]
+            }
+            var schedule = Schedule(entries)
+            // Queries move forward from boundary to boundary, then jump back and forth at random.
+            var queries: [Int] = [0]
+            while let last = queries.last, let next = nextChange[last], queries.count < 60 { queries.append(next) }
+            for _ in 0..<20 { queries.append(Int.random(in: 0...steps, using: &random)) }
+            for index in queries {
+                let t = Self.origin + Instant(index) * Self.step
+                let got = Snapshot(active: schedule.activeEntries(at: t), ended: schedule.endedEntries(at: t))
+                #expect(got == snapshots[index], "at step \(index) of \(entries)")
+                let boundary = schedule.nextBoundary(after: t)
+                if let expected = nextChange[index] {
+                    #expect(boundary == Self.origin + Instant(expected) * Self.step, "boundary after step \(index) of \(entries)")
+                } else {
+                    #expect(boundary.map { $0 > Self.origin + Self.horizon } ?? true, "boundary after step \(index)")
+                }
+                for reference in references {
+                    #expect(schedule.hasEnded(id: reference.entry.id, at: t) == reference.evaluate(t).ended)
+                }
+                checkedQueries += 1
+            }
+        }
+        #expect(checkedQueries > 1000)
+    }
+
+    @Test func overlappingOccurrencesRestartTheWindow() throws {
+        // Every 7 minutes for 20 minutes: occurrences overlap, so the message stays on and its
+        // window start moves to each new occurrence.
+        let calendar = try CalendarSpec(parsing: "*:0/7", zones: Self.zones)
+        let entry = ScheduleEntry(id: "a", window: .recurring(calendar: calendar, duration: 20 * Microseconds.perMinute),
+                                  postedAt: Self.origin)
+        var schedule = Schedule([entry])
+        let t = Self.origin + 30 * Microseconds.perMinute  // 00:30, occurrences 00:14, 00:21, 00:28
+        #expect(schedule.activeEntries(at: t).map(\.windowStart) == [Self.origin + 28 * Microseconds.perMinute])
+        #expect(schedule.nextBoundary(after: t) == Self.origin + 35 * Microseconds.perMinute)
+    }
+
+    @Test func nightlyWindowCrossesMidnight() throws {
+        let calendar = try CalendarSpec(parsing: "*-*-* 22:00", zones: Self.zones)
+        let entry = ScheduleEntry(id: "night", window: .recurring(calendar: calendar, duration: 8 * Microseconds.perHour),
+                                  postedAt: Self.origin)
+        var schedule = Schedule([entry])
+        let at0300 = Self.origin + 3 * Microseconds.perHour
+        #expect(schedule.activeEntries(at: at0300).map(\.windowStart) == [Self.origin - 2 * Microseconds.perHour])
+        #expect(schedule.nextBoundary(after: at0300) == Self.origin + 6 * Microseconds.perHour)
+        #expect(schedule.activeEntries(at: Self.origin + 6 * Microseconds.perHour).isEmpty)
+        #expect(schedule.nextBoundary(after: Self.origin + 6 * Microseconds.perHour) == Self.origin + 22 * Microseconds.perHour)
+    }
+
+    @Test func timeToLiveAndAbsoluteWindowsEnd() {
+        let ttl = ScheduleEntry(id: "build", window: .timeToLive(microseconds: 10 * Microseconds.perMinute),
+                                postedAt: Self.origin)
+        let later = ScheduleEntry(id: "later", priority: 5,
+                                  window: .absolute(start: Self.origin + Microseconds.perHour, end: nil),
+                                  postedAt: Self.origin)
+        var schedule = Schedule([ttl, later])
+        #expect(schedule.activeEntries(at: Self.origin).map(\.id) == ["build"])
+        #expect(schedule.nextBoundary(after: Self.origin) == Self.origin + 10 * Microseconds.perMinute)
+        #expect(schedule.endedEntries(at: Self.origin + 10 * Microseconds.perMinute) == ["build"])
+        #expect(schedule.nextBoundary(after: Self.origin + 10 * Microseconds.perMinute) == Self.origin + Microseconds.perHour)
+        #expect(schedule.activeEntries(at: Self.origin + Microseconds.perHour).map(\.id) == ["later"])
+        #expect(schedule.nextBoundary(after: Self.origin + Microseconds.perHour) == nil)
+    }
+
+    @Test func replacingAndRemovingEntriesTakesEffectAtOnce() {
+        var schedule = Schedule([ScheduleEntry(id: "x", window: .always, postedAt: Self.origin)])
+        #expect(schedule.activeEntries(at: Self.origin).map(\.id) == ["x"])
+        schedule.insert(ScheduleEntry(id: "x", window: .timeToLive(microseconds: Microseconds.perSecond),
+                                      postedAt: Self.origin))
+        #expect(schedule.nextBoundary(after: Self.origin) == Self.origin + Microseconds.perSecond)
+        schedule.remove(id: "x")
+        #expect(schedule.activeEntries(at: Self.origin).isEmpty)
+        #expect(schedule.nextBoundary(after: Self.origin) == nil)
+    }
+
+    @Test func tapeOrderIsPriorityThenStartThenID() {
+        let entries = [
+            ScheduleEntry(id: "b", priority: 1, window: .always, postedAt: Self.origin),
+            ScheduleEntry(id: "a", priority: 1, window: .always, postedAt: Self.origin),
+            ScheduleEntry(id: "early", priority: 1, window: .always, postedAt: Self.origin - 1),
+            ScheduleEntry(id: "top", priority: 9, window: .always, postedAt: Self.origin + 5),
+        ]
+        var schedule = Schedule(entries)
+        #expect(schedule.activeEntries(at: Self.origin + 10).map(\.id) == ["top", "early", "a", "b"])
+    }
+}
