@@ -1,6 +1,3 @@
-/// A point in time: microseconds since the Unix epoch (UTC, CLOCK_REALTIME), as on the D-Bus API.
-public typealias Instant = Int64
-
 /// Microsecond constants shared by the calendar, time-span and schedule code.
 public enum Microseconds {
     /// Microseconds in one millisecond.
