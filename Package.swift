@@ -52,11 +52,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // What the executables read from the host for the model: time zones (zoneinfo).
+        .target(
+            name: "TickerHost",
+            dependencies: ["TickerModel"],
+            swiftSettings: strictSettings
+        ),
+
         // The daemon.
         .executableTarget(
             name: "tickerd",
             dependencies: [
-                "DBus", "TickerModel", "CSystemd",
+                "DBus", "TickerModel", "TickerHost", "CSystemd",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -68,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "tickerctl",
             dependencies: [
-                "DBus", "TickerModel",
+                "DBus", "TickerModel", "TickerHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings

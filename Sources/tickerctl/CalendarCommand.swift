@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TickerHost
 import TickerModel
 
 /// `tickerctl calendar`: evaluates systemd calendar expressions and prints what

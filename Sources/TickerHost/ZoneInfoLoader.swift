@@ -4,20 +4,20 @@ import TickerModel
 /// Loads time zones from the system's zoneinfo files the way glibc finds them: the local zone from
 /// the `TZ` environment variable (a zone name, `:name`, an absolute path or a POSIX rule), else
 /// `/etc/localtime`, else UTC; named zones from `$TZDIR` or `/usr/share/zoneinfo`.
-struct ZoneInfoLoader: TimeZoneLookup {
+public struct ZoneInfoLoader: TimeZoneLookup {
     /// The local zone.
-    let localZone: ZoneRules
+    public let localZone: ZoneRules
     /// The zoneinfo directory.
-    let directory: String
+    public let directory: String
 
     /// Reads the local zone from `environment` (usually the process environment).
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         directory = environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         localZone = Self.localZone(environment: environment, directory: directory)
     }
 
     /// The zone called `name` from the zoneinfo directory, or nil when it is missing or unreadable.
-    func zone(named name: String) -> ZoneRules? {
+    public func zone(named name: String) -> ZoneRules? {
         guard TimeZoneName.isWellFormed(name) else { return nil }
         return Self.load(path: directory + "/" + name, name: name)
     }
