@@ -4,6 +4,8 @@
 /// Parsing, normalisation and `nextElapse(after:)` reproduce systemd 252's `calendarspec.c` on top
 /// of glibc's `mktime`, so results (including DST gaps and folds) match `systemd-analyze calendar`.
 public struct CalendarSpec: Sendable, Hashable, CustomStringConvertible {
+    /// Identity for equality, hashing and caches: the normalised form and the zone's name.
+    public internal(set) var key = ""
     /// The expression as written.
     public let originalForm: String
     /// Weekday bit set (bit 0 = Monday), or -1 for any day.
@@ -29,6 +31,12 @@ public struct CalendarSpec: Sendable, Hashable, CustomStringConvertible {
     init(originalForm: String) {
         self.originalForm = originalForm
     }
+
+    /// Two specs are equal when they print the same and are evaluated in the same zone.
+    public static func == (a: CalendarSpec, b: CalendarSpec) -> Bool { a.key == b.key }
+
+    /// Hashes the identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     /// The normalised form, exactly as systemd prints it.
     public var normalizedForm: String { CalendarFormat.normalizedForm(of: self) }

@@ -118,6 +118,7 @@ enum CalendarSpecParser {
             }
         }
         if spec.isUTC { spec.zone = .utc }
+        spec.key = spec.normalizedForm + "\u{0}" + spec.zone.name
         return spec
     }
 

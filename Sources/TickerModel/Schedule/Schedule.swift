@@ -5,9 +5,10 @@ import HeapModule
 ///
 /// Each entry's state (shown since when, next change) is kept for the instant the schedule was
 /// last advanced to; a min-heap of next-change instants finds the entries to update when time moves
-/// on, so a query costs O(k log n) for the k entries that change, and nothing when none does.
-/// Stale heap items (from replaced or removed entries) are skipped lazily. Asking about an instant
-/// before the last one re-evaluates every entry from scratch (wall-clock jumps back).
+/// on, so a query costs O(k log n) for the k entries that change, and next to nothing when none
+/// does. Entries sharing a calendar share its evaluation. Stale heap items (from replaced or
+/// removed entries) are skipped lazily. Asking about an instant before the last one re-evaluates
+/// every entry from scratch (the wall clock went back).
 public struct Schedule: Sendable {
     /// The entries, by id.
     public private(set) var entries: [String: ScheduleEntry] = [:]
@@ -20,19 +21,23 @@ public struct Schedule: Sendable {
 
     private struct Change: Comparable, Sendable {
         let instant: Instant
-        let id: String
+        let slot: Int
         let generation: UInt64
         static func < (a: Change, b: Change) -> Bool {
             (a.instant, a.generation) < (b.instant, b.generation)
         }
     }
 
-    private var tracked: [String: Tracked] = [:]
+    private var slots: [Tracked?] = []
+    private var slotOfID: [String: Int] = [:]
+    private var freeSlots: [Int] = []
     private var changes = Heap<Change>()
     private var evaluatedAt: Instant = Int64.min
     private var nextGeneration: UInt64 = 0
-    private var activeIDs: Set<String> = []
-    private var endedIDs: Set<String> = []
+    private var activeSlots: Set<Int> = []
+    private var endedSlots: Set<Int> = []
+    /// The last `nextElapse(after:)` answer per calendar, shared by entries with that calendar.
+    private var elapseCache: [CalendarSpec: (after: Instant, next: Instant?)] = [:]
 
     /// Creates a schedule holding `entries` (later entries replace earlier ones with the same id).
     public init(_ entries: [ScheduleEntry] = []) {
@@ -42,48 +47,66 @@ public struct Schedule: Sendable {
     /// Adds `entry`, replacing any entry with the same id.
     public mutating func insert(_ entry: ScheduleEntry) {
         entries[entry.id] = entry
-        guard evaluatedAt != Int64.min else { return }
-        track(entry, at: evaluatedAt)
+        let slot: Int
+        if let existing = slotOfID[entry.id] {
+            slot = existing
+        } else if let free = freeSlots.popLast() {
+            slot = free
+        } else {
+            slot = slots.count
+            slots.append(nil)
+        }
+        slotOfID[entry.id] = slot
+        if evaluatedAt == Int64.min {
+            slots[slot] = Tracked(entry: entry, state: WindowState(activeSince: nil, nextChange: nil, hasEnded: false,
+                                                                   nextOccurrence: nil), generation: 0)
+        } else {
+            update(slot: slot, entry: entry, state: entry.state(at: evaluatedAt))
+        }
     }
 
     /// Removes the entry with `id`, returning it.
     @discardableResult
     public mutating func remove(id: String) -> ScheduleEntry? {
-        guard let entry = entries.removeValue(forKey: id) else { return nil }
-        tracked.removeValue(forKey: id)
-        activeIDs.remove(id)
-        endedIDs.remove(id)
+        guard let entry = entries.removeValue(forKey: id), let slot = slotOfID.removeValue(forKey: id) else {
+            return nil
+        }
+        slots[slot] = nil
+        freeSlots.append(slot)
+        activeSlots.remove(slot)
+        endedSlots.remove(slot)
         return entry
     }
 
     /// The entries on the tape at `t`, in tape order (priority high to low, window start, id).
     public mutating func activeEntries(at t: Instant) -> [ActiveScheduleEntry] {
         advance(to: t)
-        return activeIDs.compactMap { id -> ActiveScheduleEntry? in
-            guard let item = tracked[id], let since = item.state.activeSince else { return nil }
-            return ActiveScheduleEntry(id: id, priority: item.entry.priority, isUrgent: item.entry.isUrgent,
-                                       windowStart: since)
+        return activeSlots.compactMap { slot -> ActiveScheduleEntry? in
+            guard let item = slots[slot], let since = item.state.activeSince else { return nil }
+            return ActiveScheduleEntry(id: item.entry.id, priority: item.entry.priority,
+                                       isUrgent: item.entry.isUrgent, windowStart: since)
         }.sorted(by: ActiveScheduleEntry.tapeOrder)
     }
 
     /// The ids of entries whose window has passed for good at `t` (the daemon ends and drops them).
     public mutating func endedEntries(at t: Instant) -> [String] {
         advance(to: t)
-        return endedIDs.sorted()
+        return endedSlots.compactMap { slots[$0]?.entry.id }.sorted()
     }
 
     /// Whether the entry with `id` has ended for good at `t` (false for unknown ids).
     public mutating func hasEnded(id: String, at t: Instant) -> Bool {
         advance(to: t)
-        return endedIDs.contains(id)
+        guard let slot = slotOfID[id] else { return false }
+        return endedSlots.contains(slot)
     }
 
     /// The earliest instant after `t` at which the active entries (or the window start of one of
-    /// them) change, or nil when nothing changes again.
+    /// them) change, or an entry ends for good; nil when nothing changes again.
     public mutating func nextBoundary(after t: Instant) -> Instant? {
         advance(to: t)
         while let top = changes.min {
-            if let item = tracked[top.id], item.generation == top.generation { return top.instant }
+            if let item = slots[top.slot], item.generation == top.generation { return top.instant }
             _ = changes.popMin()
         }
         return nil
@@ -98,57 +121,62 @@ public struct Schedule: Sendable {
         evaluatedAt = t
         while let top = changes.min, top.instant <= t {
             _ = changes.popMin()
-            guard let item = tracked[top.id], item.generation == top.generation else { continue }
-            let state = Self.step(item.entry, from: item.state, at: top.instant, to: t)
-            update(id: top.id, entry: item.entry, state: state)
+            guard let item = slots[top.slot], item.generation == top.generation else { continue }
+            let state = step(item.entry, from: item.state, at: top.instant, to: t)
+            update(slot: top.slot, entry: item.entry, state: state)
         }
     }
 
     /// Re-evaluates every entry at `t` from scratch.
     private mutating func rebuild(at t: Instant) {
         evaluatedAt = t
-        tracked.removeAll(keepingCapacity: true)
-        activeIDs.removeAll(keepingCapacity: true)
-        endedIDs.removeAll(keepingCapacity: true)
-        changes = Heap()
+        activeSlots.removeAll(keepingCapacity: true)
+        endedSlots.removeAll(keepingCapacity: true)
         var pending: [Change] = []
-        pending.reserveCapacity(entries.count)
-        for entry in entries.values {
-            let state = entry.state(at: t)
+        pending.reserveCapacity(slotOfID.count)
+        for slot in slots.indices {
+            guard let item = slots[slot] else { continue }
+            let state = item.entry.state(at: t)
             nextGeneration &+= 1
-            tracked[entry.id] = Tracked(entry: entry, state: state, generation: nextGeneration)
-            if state.isActive { activeIDs.insert(entry.id) }
-            if state.hasEnded { endedIDs.insert(entry.id) }
-            if let next = state.nextChange { pending.append(Change(instant: next, id: entry.id, generation: nextGeneration)) }
+            slots[slot] = Tracked(entry: item.entry, state: state, generation: nextGeneration)
+            if state.isActive { activeSlots.insert(slot) }
+            if state.hasEnded { endedSlots.insert(slot) }
+            if let next = state.nextChange {
+                pending.append(Change(instant: next, slot: slot, generation: nextGeneration))
+            }
         }
         changes = Heap(pending)
     }
 
-    private mutating func track(_ entry: ScheduleEntry, at t: Instant) {
-        update(id: entry.id, entry: entry, state: entry.state(at: t))
-    }
-
-    private mutating func update(id: String, entry: ScheduleEntry, state: WindowState) {
+    private mutating func update(slot: Int, entry: ScheduleEntry, state: WindowState) {
         nextGeneration &+= 1
-        tracked[id] = Tracked(entry: entry, state: state, generation: nextGeneration)
-        if state.isActive { activeIDs.insert(id) } else { activeIDs.remove(id) }
-        if state.hasEnded { endedIDs.insert(id) } else { endedIDs.remove(id) }
+        slots[slot] = Tracked(entry: entry, state: state, generation: nextGeneration)
+        if state.isActive { activeSlots.insert(slot) } else { activeSlots.remove(slot) }
+        if state.hasEnded { endedSlots.insert(slot) } else { endedSlots.remove(slot) }
         if let next = state.nextChange {
-            changes.insert(Change(instant: next, id: id, generation: nextGeneration))
+            changes.insert(Change(instant: next, slot: slot, generation: nextGeneration))
         }
     }
 
+    /// `calendar.nextElapse(after:)`, shared by all entries asking the same question.
+    private mutating func nextElapse(_ calendar: CalendarSpec, after instant: Instant) -> Instant? {
+        if let cached = elapseCache[calendar], cached.after == instant { return cached.next }
+        let next = calendar.nextElapse(after: instant)
+        elapseCache[calendar] = (instant, next)
+        return next
+    }
+
     /// The state at `t` of an entry whose state was `old` and whose next change is at `change`
-    /// (`change <= t`). Recurring windows step one occurrence when that lands past `t`; everything
-    /// else is recomputed from scratch at `t`.
-    private static func step(_ entry: ScheduleEntry, from old: WindowState, at change: Instant,
-                             to t: Instant) -> WindowState {
+    /// (`change <= t`). Recurring windows step one occurrence when `change == t`; everything else
+    /// is recomputed from scratch at `t`.
+    private mutating func step(_ entry: ScheduleEntry, from old: WindowState, at change: Instant,
+                               to t: Instant) -> WindowState {
         guard case .recurring(let calendar, let duration) = entry.window, change == t else {
             return entry.state(at: t)
         }
         if let occurrence = old.nextOccurrence, occurrence == change {
             // A new occurrence starts now.
-            let following = calendar.nextElapse(after: change)
+            let following = nextElapse(calendar, after: change)
             let end = change.saturatingAdd(duration)
             return WindowState(activeSince: change, nextChange: following.map { min($0, end) } ?? end,
                                hasEnded: false, nextOccurrence: following)
