@@ -104,4 +104,30 @@ import TestSupport
         let after = try DaemonFixture.contextSwitches(pid: pid)
         #expect(after - before == 0, "the idle daemon woke \(after - before) times in 10 s")
     }
+
+    @Test func theWatchdogIsPingedFromTheLoopAtHalfItsInterval() throws {
+        let fixture = try DaemonFixture(environment: ["WATCHDOG_USEC": "400000"])
+        let mark = fixture.daemon.notify.drain()
+        var pings = 0
+        let enough = fixture.daemon.notify.wait(timeout: .seconds(10), after: mark) { message in
+            if message.contains("WATCHDOG=1") { pings += 1 }
+            return pings >= 3
+        }
+        #expect(enough != nil)
+        // A stopped loop stops pinging: freeze the process and no ping arrives.
+        fixture.daemon.signal(SIGSTOP)
+        let frozen = fixture.daemon.notify.drain()
+        #expect(fixture.daemon.notify.wait(timeout: .seconds(1), after: frozen) { $0.contains("WATCHDOG=1") } == nil)
+        fixture.daemon.signal(SIGCONT)
+        #expect(fixture.daemon.notify.wait(timeout: .seconds(5), after: frozen) { $0.contains("WATCHDOG=1") } != nil)
+    }
+
+    @Test func versionAndHelpAnswerWithoutABus() throws {
+        let version = try ChildProcess.run(TickerdProcess.binary("tickerd"), ["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.1.0")
+        let help = try ChildProcess.run(TickerdProcess.binary("tickerd"), ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--bus") && help.stdout.contains("--config") && help.stdout.contains("--state-dir"))
+    }
 }
