@@ -53,8 +53,10 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
+# Release binaries carry the Swift runtime (--static-swift-stdlib), so an installed tickerd needs
+# only Debian's libdbus-1 and libsystemd, not the toolchain.
 release: deps
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
 ## test: everything CI runs
 test: deps test-swift
@@ -70,7 +72,7 @@ demo: release
 # BUILT=DIR installs binaries already built in DIR instead of building release (the install test
 # passes the test bundle's own folder, since `swift build` cannot run inside `swift test`).
 BUILT ?=
-BUILT_DIR = $(or $(BUILT),$(shell $(SWIFT) build -c release --show-bin-path))
+BUILT_DIR = $(or $(BUILT),$(shell $(SWIFT) build -c release --static-swift-stdlib --show-bin-path))
 
 BINDIR         ?= $(PREFIX)/bin
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
