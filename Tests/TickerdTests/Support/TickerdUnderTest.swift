@@ -11,7 +11,7 @@ enum TickerdUnderTest {
     static let standIn = Repository.path("Tests/Fixtures/tickerd-standin")
 
     /// The executable started as tickerd (see the type's comment to switch to the real daemon).
-    static let executable = standIn
+    static let executable = Repository.builtProduct("tickerd")
 
     /// The command line for a daemon on `bus` keeping its files in `directory`
     /// (`tickerd.toml`, an empty config, and `state/`).
