@@ -26,11 +26,12 @@ CONFIG ?= debug
 # Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
-# stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML.
+# stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML, python3 for
+# the width-table generator check and the journal collector.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
-                strace libxml2
+                strace libxml2 python3
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
