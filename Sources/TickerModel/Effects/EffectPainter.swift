@@ -3,7 +3,7 @@
 ///
 /// A tape without a layout, or with no counter fields while no message has an effect, takes the
 /// plain path: the frame costs what it cost before effects existed.
-struct EffectPainter {
+struct EffectPainter: FramePainter {
     let effects: EffectState
     let t: Instant
     let recording: Bool

@@ -3,7 +3,8 @@ extension Timeline {
     /// offset and the extras. Pure and deterministic; O(log n + c) for every mode but `pages`
     /// (which lays out the content, O(n)).
     public func frame(columns: Int, at t: Instant) -> Frame {
-        frame(columns: columns, at: t, effects: .none)
+        var painter = PlainPainter()
+        return render(columns: columns, at: t, painter: &painter)
     }
 
     /// ``frame(columns:at:)`` with the channel's effects applied at `t` (counters, dots, reveal;
@@ -15,7 +16,7 @@ extension Timeline {
     }
 
     /// The frame at `t`, with tapes put in by `painter` (which gathers what effects it showed).
-    func render(columns: Int, at t: Instant, painter: inout EffectPainter) -> Frame {
+    func render<Painter: FramePainter>(columns: Int, at t: Instant, painter: inout Painter) -> Frame {
         let c = max(0, columns)
         let now = effectiveTime(t)
         var out = [UInt8]()
@@ -59,7 +60,7 @@ extension Timeline {
     }
 
     /// Appends stream cells [from, to): the tape, or across a pending seam the old and new tapes.
-    func appendStream(from: Int, to: Int, into out: inout [UInt8], painter: inout EffectPainter) {
+    func appendStream<Painter: FramePainter>(from: Int, to: Int, into out: inout [UInt8], painter: inout Painter) {
         guard let pending, switchInstant != nil else {
             painter.appendCells(tape, from: from, to: to, into: &out)
             return
@@ -78,7 +79,7 @@ extension Timeline {
     }
 
     /// Text that fits: the content, placed by `align` and padded to `columns`.
-    static func appendStill(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout EffectPainter) {
+    static func appendStill<Painter: FramePainter>(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout Painter) {
         let spare = columns - tape.contentWidth
         let left: Int
         switch align {
@@ -92,7 +93,7 @@ extension Timeline {
     }
 
     /// Static mode: still text that fits, else the first c − 1 cells and `…`.
-    static func appendStatic(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout EffectPainter) {
+    static func appendStatic<Painter: FramePainter>(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout Painter) {
         if tape.contentWidth <= columns {
             appendStill(tape, columns: columns, align: align, into: &out, painter: &painter)
         } else if columns > 0 {
@@ -102,7 +103,7 @@ extension Timeline {
     }
 
     /// Pages mode: appends the page shown at effective instant `t`; returns the cycle progress.
-    func appendPage(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8], painter: inout EffectPainter) -> Double {
+    func appendPage<Painter: FramePainter>(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8], painter: inout Painter) -> Double {
         guard columns > 0 else { return 0 }
         let layout = PageLayout(tape: tape, columns: columns)
         let (index, cycle) = pageIndex(layout, at: t)
