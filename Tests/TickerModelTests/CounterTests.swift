@@ -137,6 +137,8 @@ import Testing
             try counters.set("ok", to: 1, options: CounterOptions(decimals: 9), at: Self.base)
         }
         #expect(counters == before)
+        #expect(EffectError.valueOutOfRange(option: "value", value: 2e12).description == "value must be a finite number from -1e12 to 1e12, not 2000000000000.0")
+        #expect(EffectError.invalidCounterName("a b").description == "counter name \"a b\" must be 1 to 64 of A-Z, a-z, 0-9 and _")
         #expect(Placeholders.isValidName(String(repeating: "a", count: 64)))
         #expect(!Placeholders.isValidName(String(repeating: "a", count: 65)))
     }

@@ -258,4 +258,26 @@ import Testing
         #expect(counted.frame(columns: 9, at: s, effects: EffectState(counters: counters)).text == "Sold     ")
         #expect(counted.frame(columns: 9, at: s + 2_000_000, effects: EffectState(counters: counters)).text == "1,000,000")
     }
+
+    @Test("daemon flow: a count's field is wide while counting and narrows when the tape is rebuilt at its end")
+    func rebuildAtCountEnd() throws {
+        let s = Self.base
+        var effects = EffectState()
+        try effects.counters.set("n", to: 1000, options: CounterOptions(grouping: true), at: s)
+        let change = try effects.counters.set("n", to: 5, options: CounterOptions(duration: 2_000_000), at: s)
+        #expect(!change.layoutChanged) // "1,000" was already 5 cells
+        let messages = [TapeMessage(key: "m", text: "n={n}")]
+        let counting = Tape(messages: messages, separator: " ", counters: effects.counters, at: s)
+        let timeline = Timeline(tape: counting, settings: ChannelSettings(), at: s)
+        #expect(timeline.frame(columns: 8, at: s + 1_000_000, effects: effects).text == "n=  503 ")
+        #expect(timeline.frame(columns: 8, at: change.endInstant, effects: effects).text == "n=    5 ")
+        #expect(effects.nextMilestone(after: s) == change.endInstant)
+        #expect(effects.counters.reached(after: s, through: change.endInstant).map(\.name) == ["n"])
+        let settled = Tape(messages: messages, separator: " ", counters: effects.counters, at: change.endInstant)
+        #expect(settled != counting)
+        let after = timeline.applying(settled, at: change.endInstant, urgent: true)
+        #expect(after.frame(columns: 8, at: change.endInstant, effects: effects).text == "n=5     ")
+        // Rebuilding again with nothing new gives an equal tape: applying it changes nothing.
+        #expect(after.applying(Tape(messages: messages, separator: " ", counters: effects.counters, at: s + 9_000_000), at: s + 9_000_000) == after)
+    }
 }

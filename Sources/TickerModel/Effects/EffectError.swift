@@ -9,7 +9,7 @@ public enum EffectError: Error, Sendable, Hashable, CustomStringConvertible {
     case negativeDuration(option: String, value: Int64)
     /// `decimals` above ``NumberFormat/maxDecimals``.
     case tooManyDecimals(Int, limit: Int)
-    /// A counter value (or `from`) that is not finite or lies beyond ±``Counter/maxMagnitude``.
+    /// A counter value (or `from`) that is not finite or lies beyond ±``Counter/maxMagnitude`` (10¹²).
     case valueOutOfRange(option: String, value: Double)
     /// A counter name that is not `[A-Za-z0-9_]{1,64}` (the only names a `{name}` placeholder can hold).
     case invalidCounterName(String)
@@ -26,7 +26,7 @@ public enum EffectError: Error, Sendable, Hashable, CustomStringConvertible {
         case let .tooManyDecimals(decimals, limit):
             return "decimals must be at most \(limit), not \(decimals)"
         case let .valueOutOfRange(option, value):
-            return "\(option) must be a finite number between -\(Counter.maxMagnitude) and \(Counter.maxMagnitude), not \(value)"
+            return "\(option) must be a finite number from -1e12 to 1e12, not \(value)"
         case let .invalidCounterName(name):
             return "counter name \"\(name)\" must be 1 to 64 of A-Z, a-z, 0-9 and _"
         }
