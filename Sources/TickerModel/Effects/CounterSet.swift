@@ -39,6 +39,13 @@ public struct CounterSet: Sendable, Hashable {
             endInstant: counter.endInstant)
     }
 
+    /// Puts `counter` back under `name` exactly as it was (restoring a stored state); unlike
+    /// ``set(_:to:options:at:)`` it starts no count. Invalid names are ignored.
+    public mutating func restore(_ name: String, _ counter: Counter) {
+        guard Placeholders.isValidName(name) else { return }
+        counters[name] = counter
+    }
+
     /// Removes the value called `name` (its placeholders show `{name}` again after a rebuild).
     public mutating func remove(_ name: String) {
         counters[name] = nil
