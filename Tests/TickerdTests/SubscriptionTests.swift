@@ -95,4 +95,20 @@ import TestSupport
         let after = try DaemonFixture.contextSwitches(pid: fixture.daemon.process.pid)
         #expect(after - before >= 10, "ten frames need at least ten wake-ups, counted \(after - before)")
     }
+
+    @Test func aFrameRateBroadcastsFramesToEveryoneAtColumns() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Broadcast frames for every listener on the bus, at the channel's width")
+        let listener = try BusClient(address: fixture.address)
+        try listener.record(interface: Self.channelInterface, member: "Frame")
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "2", "frame-rate", "d", "10", "columns", "u", "16"])
+        #expect(try fixture.property("main", "FrameRate").value as? Double == 10)
+        #expect(listener.waitFor { $0.count >= 5 })
+        #expect(listener.signals.allSatisfy { $0.arguments.first?.stringValue?.count == 16 })
+        // Nobody subscribed: these are broadcasts, and stopping them stops the frames.
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 0)
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "frame-rate", "d", "0"])
+        let after = listener.signals.count
+        #expect(!listener.waitFor(timeout: .seconds(1)) { $0.count > after + 1 })
+    }
 }

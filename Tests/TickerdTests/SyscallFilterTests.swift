@@ -43,13 +43,62 @@ import TestSupport
 
     @Test(arguments: runs)
     func everySystemCallIsAllowedAndNoMemoryBecomesExecutable(_ command: [String]) throws {
-        let unit = try UnitFile("systemd/tickerd.service")
-        let allowed = try Self.allowed(by: unit)
-        #expect(allowed.contains("epoll_wait") && !allowed.contains("setrlimit"))
         let folder = try TemporaryDirectory(prefix: "tickerd-strace")
         let trace = folder.file("trace")
         let traced = try ChildProcess.run("strace", ["-f", "-qq", "-o", trace] + command, timeout: .seconds(60))
         #expect(traced.status == 0, "\(traced.stderr)")
+        try checkTrace(trace)
+    }
+
+    /// The daemon at work: serving the bus, posting, rendering, a subscriber's frames, a reload,
+    /// then SIGTERM — every call it makes must be inside the unit's filter.
+    @Test func aServingDaemonStaysInsideTheFilter() throws {
+        let bus = try PrivateBus()
+        let folder = try TemporaryDirectory(prefix: "tickerd-strace")
+        let trace = folder.file("trace")
+        let notify = try NotifySocket(directory: folder)
+        try "".write(toFile: folder.file("tickerd.toml"), atomically: true, encoding: .utf8)
+        let traced = try ChildProcess("strace", ["-f", "-qq", "-o", trace, Repository.builtProduct("tickerd"),
+            "--bus", bus.address, "--config", folder.file("tickerd.toml"), "--state-dir", folder.file("state")],
+            environment: notify.environment.merging(["TICKERD_LOG": "stderr", "WATCHDOG_USEC": "200000"]) { $1 })
+        #expect(notify.wait(timeout: .seconds(30)) { $0.contains("READY=1") } != nil, "\(traced.standardError)")
+        let busctl = { (arguments: [String]) throws -> Int32 in
+            try ChildProcess.run("busctl", ["--address=\(bus.address)", "--"] + arguments).status
+        }
+        let control = ["call", "io.github.tickerd.Ticker1", "/io/github/tickerd/Ticker1", "io.github.tickerd.Ticker1.Control"]
+        let channel = ["call", "io.github.tickerd.Ticker1", "/io/github/tickerd/Ticker1/channel/main",
+                       "io.github.tickerd.Ticker1.Channel"]
+        #expect(try busctl(control + ["Post", "ssa{sv}", "main", "Traced text, long enough to scroll...", "1", "effect", "s", "dots"]) == 0)
+        #expect(try busctl(control + ["SetValue", "ssda{sv}", "main", "n", "5", "1", "duration", "x", "300000"]) == 0)
+        #expect(try busctl(channel + ["Render", "ux", "20", "0"]) == 0)
+        #expect(try busctl(control + ["Reload"]) == 0)
+        // A subscriber for a moment: gdbus subscribes and leaves, the daemon notices.
+        let subscribe = try ChildProcess.run("gdbus", ["call", "--address", bus.address, "--dest", "io.github.tickerd.Ticker1",
+            "--object-path", "/io/github/tickerd/Ticker1/channel/main", "--method",
+            "io.github.tickerd.Ticker1.Channel.Subscribe", "{'fps': <30.0>}"])
+        #expect(subscribe.status == 0)
+        #expect(notify.wait(timeout: .seconds(5)) { $0.contains("WATCHDOG=1") } != nil)
+        guard let pid = Self.childPID(of: traced.pid) else {
+            Issue.record("no traced tickerd under strace \(traced.pid)")
+            traced.kill(SIGKILL)
+            return
+        }
+        kill(pid, SIGTERM)
+        #expect(try traced.wait(timeout: .seconds(30)) == 0)
+        try checkTrace(trace)
+    }
+
+    /// The first child of `pid` (the daemon strace started).
+    static func childPID(of pid: Int32) -> Int32? {
+        let path = "/proc/\(pid)/task/\(pid)/children"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        return text.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
+    private func checkTrace(_ trace: String) throws {
+        let unit = try UnitFile("systemd/tickerd.service")
+        let allowed = try Self.allowed(by: unit)
+        #expect(allowed.contains("epoll_wait") && !allowed.contains("setrlimit"))
         let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
         var used: Set<String> = []
         for line in lines {
