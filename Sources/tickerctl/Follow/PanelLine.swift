@@ -1,0 +1,18 @@
+/// One line of `follow` before formatting: what the panel shows and how to describe it.
+struct PanelLine: Equatable, Sendable {
+    /// The visible window, exactly `columns` cells wide.
+    var text: String
+    /// Sub-cell offset of the window in [0, 1) (for pixel clients; panels ignore it).
+    var offset: Double
+    /// The channel's full text (tooltip, screen readers).
+    var fullText: String
+    /// The channel followed.
+    var channel: String
+    /// What the panel shows.
+    var state: PanelState
+
+    /// Whether `other` looks the same on a panel (the offset is not visible in a text panel).
+    func looksLike(_ other: PanelLine) -> Bool {
+        text == other.text && fullText == other.fullText && channel == other.channel && state == other.state
+    }
+}
