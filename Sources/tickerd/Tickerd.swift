@@ -1,15 +1,47 @@
 import ArgumentParser
+import DBus
+import Foundation
+import Glibc
+import Logging
 
-/// The tickerd daemon entry point.
+/// `tickerd`: publish live ticker text over D-Bus.
 @main
 struct Tickerd: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickerd",
-        abstract: "Publish live ticker text over D-Bus.",
-        version: "0.1.0"
+        abstract: "Publish live ticker (marquee) text over D-Bus.",
+        discussion: """
+            Owns io.github.tickerd.Ticker1 on the chosen bus. The configuration defaults to \
+            $XDG_CONFIG_HOME/tickerd/tickerd.toml (session) or /etc/tickerd/tickerd.toml (system); \
+            state lives in $STATE_DIRECTORY or $XDG_STATE_HOME/tickerd. SIGHUP reloads the \
+            configuration; SIGTERM stops.
+            """,
+        version: BusSurface.version
     )
 
+    @Option(name: .long, help: "session, system, or a D-Bus address such as unix:path=/run/x.")
+    var bus: String = "session"
+
+    @Option(name: .long, help: "The configuration file (TOML).")
+    var config: String?
+
+    @Option(name: .customLong("state-dir"), help: "Where the state survives restarts.")
+    var stateDir: String?
+
     mutating func run() throws {
-        print("tickerd: not yet implemented")
+        // Signals are taken by the loop's signalfd: block them before any thread starts.
+        try EventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
+        let environment = ProcessInfo.processInfo.environment
+        LoggingSystem.bootstrap { label in
+            if JournalLogHandler.isAvailable, environment["TICKERD_LOG"] != "stderr" {
+                return JournalLogHandler(identifier: "tickerd")
+            }
+            return StreamLogHandler.standardError(label: label)
+        }
+        let logger = Logger(label: "tickerd")
+        let options = DaemonOptions(bus: bus, config: config, stateDirectory: stateDir, environment: environment)
+        let daemon = try Daemon(options: options, logger: logger)
+        let code = daemon.run()
+        if code != 0 { throw ExitCode(code) }
     }
 }

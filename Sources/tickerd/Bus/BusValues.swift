@@ -1,0 +1,66 @@
+import DBus
+import TickerModel
+
+/// The D-Bus forms of the model's values: Timeline `a{sv}`, frames `(s d a{sv})`, message lists.
+enum BusValues {
+    /// The `Timeline` property.
+    static func timeline(_ timeline: Timeline) -> DBusValue {
+        .vardict(timeline.fields.mapValues(value))
+    }
+
+    /// One `TimelineValue` with its D-Bus type.
+    static func value(_ value: TimelineValue) -> DBusValue {
+        switch value {
+        case let .string(text): return .string(text)
+        case let .double(number): return .double(number)
+        case let .int64(number): return .int64(number)
+        case let .uint32(number): return .uint32(number)
+        }
+    }
+
+    /// A frame as the three values of `Render`'s reply and of the `Frame` signal.
+    static func frameArguments(_ frame: Frame) -> [DBusValue] {
+        [.string(frame.text), .double(frame.offset), extras(frame.extras)]
+    }
+
+    /// A frame as the `Frame` property's struct `(sda{sv})`.
+    static func frameStruct(_ frame: Frame) -> DBusValue {
+        .structure(frameArguments(frame))
+    }
+
+    /// The extras for pixel clients.
+    static func extras(_ extras: FrameExtras) -> DBusValue {
+        .vardict([FrameExtras.cycleKey: .double(extras.cycle)])
+    }
+
+    /// One entry of `List`'s `a(sa{sv})`.
+    static func listEntry(_ record: MessageRecord, active: Bool) -> DBusValue {
+        var fields: [String: DBusValue] = [
+            "channel": .string(record.channel),
+            "text": .string(record.text),
+            "priority": .int32(record.priority),
+            "urgent": .bool(record.urgent),
+            "active": .bool(active),
+            "posted": .int64(record.postedAt),
+            "origin": .string(record.origin.rawValue),
+        ]
+        switch record.window {
+        case .always: break
+        case let .absolute(start, end):
+            if let start { fields["start"] = .int64(start) }
+            if let end { fields["end"] = .int64(end) }
+        case let .timeToLive(microseconds):
+            fields["ttl"] = .int64(microseconds)
+            fields["end"] = .int64(record.postedAt &+ microseconds)
+        case let .recurring(calendar, duration):
+            fields["calendar"] = .string(calendar)
+            fields["duration"] = .int64(duration)
+        }
+        if let effect = record.effect { fields["effect"] = .string(effect.rawValue) }
+        if let reveal = record.reveal { fields["reveal"] = .int64(reveal) }
+        return .structure([.string(record.id), .vardict(fields)])
+    }
+
+    /// The type of `List`'s reply.
+    static let listType = DBusType.array(.structure([.string, .vardict]))
+}

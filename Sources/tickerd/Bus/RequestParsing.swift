@@ -1,0 +1,98 @@
+import DBus
+import TickerModel
+
+/// Turns the `a{sv}` dictionaries of `Post`, `Update`, `Configure` and `Subscribe` into typed
+/// requests, strictly: unknown keys and wrong types are `InvalidOption` naming the key.
+enum RequestParsing {
+    /// Keys `Post` accepts.
+    static let postKeys = ["id", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal"]
+    /// Keys `Update` accepts.
+    static let updateKeys = ["text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal"]
+    /// Keys `Configure` accepts.
+    static let configureKeys = [
+        "mode", "speed", "cycle", "delay", "easing", "loops", "direction", "align", "separator", "gap",
+        "columns", "frame-rate",
+    ]
+    /// Keys `Subscribe` accepts.
+    static let subscribeKeys = ["columns", "fps"]
+
+    /// The options of a `Post`.
+    static func post(_ options: [String: DBusValue]) throws(TickerError) -> MessageRequest {
+        var reader = OptionReader(options, context: "Post")
+        var request = try messageFields(&reader)
+        request.id = try reader.string("id")
+        try reader.finish(known: postKeys)
+        if request.reveal != nil, request.effect != .reveal {
+            throw .invalidOption("option 'reveal' (a duration) goes with effect 'reveal'")
+        }
+        return request
+    }
+
+    /// The changes of an `Update`.
+    static func update(_ changes: [String: DBusValue]) throws(TickerError) -> MessageRequest {
+        var reader = OptionReader(changes, context: "Update")
+        var request = try messageFields(&reader)
+        request.text = try reader.string("text")
+        try reader.finish(known: updateKeys)
+        return request
+    }
+
+    /// The settings of a `Configure`.
+    static func configure(_ settings: [String: DBusValue]) throws(TickerError) -> ChannelConfigureRequest {
+        var reader = OptionReader(settings, context: "Configure")
+        var request = ChannelConfigureRequest()
+        request.mode = try named(reader.string("mode"), "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue))
+        request.speed = try reader.double("speed")
+        request.cycle = try reader.duration("cycle")
+        if request.speed != nil, request.cycle != nil {
+            throw .invalidOption("give 'speed' or 'cycle', not both")
+        }
+        request.delay = try reader.duration("delay")
+        request.easing = try named(
+            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue))
+        request.loops = try reader.uint32("loops")
+        request.direction = try named(
+            reader.string("direction"), "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
+        request.align = try named(reader.string("align"), "align", Align.init(rawValue:), Align.allCases.map(\.rawValue))
+        request.separator = try reader.string("separator")
+        request.gap = try reader.string("gap")
+        request.columns = try reader.uint32("columns")
+        request.frameRate = try reader.double("frame-rate")
+        try reader.finish(known: configureKeys)
+        return request
+    }
+
+    /// The options of a `Subscribe`: columns and frames per second.
+    static func subscribe(_ options: [String: DBusValue]) throws(TickerError) -> (columns: UInt32?, fps: Double?) {
+        var reader = OptionReader(options, context: "Subscribe")
+        let columns = try reader.uint32("columns")
+        let fps = try reader.double("fps")
+        try reader.finish(known: subscribeKeys)
+        return (columns, fps)
+    }
+
+    private static func messageFields(_ reader: inout OptionReader) throws(TickerError) -> MessageRequest {
+        var request = MessageRequest()
+        request.priority = try reader.int32("priority")
+        request.urgent = try reader.bool("urgent")
+        request.ttl = try reader.int64("ttl")
+        request.start = try reader.int64("start")
+        request.end = try reader.int64("end")
+        request.calendar = try reader.string("calendar")
+        request.duration = try reader.int64("duration")
+        request.effect = try named(
+            reader.string("effect"), "effect", MessageEffect.init(rawValue:), MessageEffect.allCases.map(\.rawValue))
+        request.reveal = try reader.duration("reveal")
+        return request
+    }
+
+    private static func named<T>(
+        _ text: String?, _ key: String, _ make: (String) -> T?, _ allowed: [String]
+    ) throws(TickerError) -> T? {
+        guard let text else { return nil }
+        guard let value = make(text) else {
+            throw .invalidOption("option '\(key)' must be one of \(allowed.joined(separator: ", ")), got '\(text)'")
+        }
+        return value
+    }
+}

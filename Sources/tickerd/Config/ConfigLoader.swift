@@ -1,0 +1,194 @@
+import TOMLKit
+import TickerModel
+
+/// Reads `tickerd.toml`: TOML (TOMLKit), durations as systemd time spans, instants as systemd
+/// timestamps, and every mistake reported with file, line and key. Unknown keys are errors.
+struct ConfigLoader {
+    /// Where calendar expressions and timestamps find their zones.
+    let zones: any TimeZoneLookup
+
+    static let topKeys: Set<String> = ["limits", "channel", "message"]
+    static let limitKeys: Set<String> = ["message-length", "messages", "channels", "subscribers"]
+    static let channelKeys: Set<String> = Set(RequestParsing.configureKeys)
+    static let messageKeys: Set<String> = [
+        "id", "channel", "text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect",
+        "reveal",
+    ]
+
+    /// Reads and checks the file at `path`; a missing file is the empty configuration when
+    /// `missingIsEmpty` (the default path), an error otherwise (a path given on the command line).
+    func load(path: String, missingIsEmpty: Bool) throws(ConfigError) -> DaemonConfig {
+        let bytes: [UInt8]?
+        do {
+            bytes = try AtomicFile.read(path)
+        } catch {
+            throw ConfigError(file: path, line: 0, key: "", problem: "cannot read: \(error)")
+        }
+        guard let bytes else {
+            if missingIsEmpty { return .empty }
+            throw ConfigError(file: path, line: 0, key: "", problem: "no such file")
+        }
+        guard let source = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: 0, key: "", problem: "not valid UTF-8")
+        }
+        return try parse(source, file: path)
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    func parse(_ source: String, file: String) throws(ConfigError) -> DaemonConfig {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: source)
+        } catch let error as TOMLParseError {
+            throw ConfigError(file: file, line: error.source.begin.line, key: "", problem: error.description)
+        } catch {
+            throw ConfigError(file: file, line: 0, key: "", problem: "\(error)")
+        }
+        let document = ConfigTable(table, file: file, path: "", locator: TOMLKeyLocator(source: source))
+        try document.rejectUnknownKeys(Self.topKeys)
+        var config = DaemonConfig()
+        if let limits = try document.table("limits") { config.limits = try readLimits(limits) }
+        if let channels = try document.table("channel") {
+            for name in channels.keys.sorted() {
+                guard ChannelName.isValid(name) else {
+                    throw channels.error(name, "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+                }
+                guard let section = try channels.table(name) else { continue }
+                config.channels[name] = try readChannel(section)
+            }
+        }
+        var ids: Set<String> = []
+        for (index, entry) in try document.tables("message").enumerated() {
+            let message = try readMessage(entry, index: index)
+            guard ids.insert(message.id).inserted else { throw entry.error("id", "id '\(message.id)' is used twice") }
+            config.messages.append(message)
+        }
+        return config
+    }
+
+    private func readLimits(_ table: ConfigTable) throws(ConfigError) -> DaemonLimits {
+        try table.rejectUnknownKeys(Self.limitKeys)
+        var limits = DaemonLimits.standard
+        func positive(_ key: String) throws(ConfigError) -> Int? {
+            guard let value = try table.int(key) else { return nil }
+            guard value > 0 else { throw table.error(key, "must be above 0") }
+            return value
+        }
+        if let value = try positive("message-length") { limits.model.clustersPerMessage = value }
+        if let value = try positive("messages") { limits.model.messagesPerChannel = value }
+        if let value = try positive("channels") { limits.model.channels = value }
+        if let value = try positive("subscribers") { limits.subscribers = value }
+        return limits
+    }
+
+    private func readChannel(_ table: ConfigTable) throws(ConfigError) -> ConfiguredChannel {
+        try table.rejectUnknownKeys(Self.channelKeys)
+        var request = ChannelConfigureRequest()
+        request.mode = try named(table, "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue))
+        request.speed = try table.double("speed")
+        request.cycle = try span(table, "cycle")
+        if request.speed != nil, request.cycle != nil { throw table.error("cycle", "give 'speed' or 'cycle', not both") }
+        request.delay = try span(table, "delay")
+        request.easing = try named(table, "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue))
+        if let loops = try table.int("loops") {
+            guard let value = UInt32(exactly: loops) else { throw table.error("loops", "must be 0 or more") }
+            request.loops = value
+        }
+        request.direction = try named(table, "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
+        request.align = try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue))
+        request.separator = try table.string("separator")
+        request.gap = try table.string("gap")
+        if let columns = try table.int("columns") {
+            guard let value = UInt32(exactly: columns), (1...4096).contains(value) else {
+                throw table.error("columns", "must be 1 to 4096")
+            }
+            request.columns = value
+        }
+        request.frameRate = try table.double("frame-rate")
+        do {
+            _ = try request.applied(to: ChannelSettings()).validated()
+        } catch {
+            throw table.error(nil, error.description)
+        }
+        if let rate = request.frameRate, rate != 0, !(1...60).contains(rate) {
+            throw table.error("frame-rate", "must be 0 (none) or 1 to 60")
+        }
+        return ConfiguredChannel(request: request, digest: "\(request)")
+    }
+
+    private func readMessage(_ table: ConfigTable, index: Int) throws(ConfigError) -> ConfiguredMessage {
+        try table.rejectUnknownKeys(Self.messageKeys)
+        guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
+        let channel = try table.string("channel") ?? ChannelName.main
+        guard ChannelName.isValid(channel) else {
+            throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+        }
+        let id = try table.string("id") ?? "config-\(index + 1)"
+        do { _ = try Manager.checkedID(id) } catch { throw table.error("id", error.message) }
+        var request = MessageRequest()
+        if let priority = try table.int("priority") {
+            guard let value = Int32(exactly: priority) else { throw table.error("priority", "out of range") }
+            request.priority = value
+        }
+        request.urgent = try table.bool("urgent")
+        request.ttl = try span(table, "ttl")
+        request.start = try instant(table, "start")
+        request.end = try instant(table, "end")
+        request.calendar = try table.string("calendar")
+        request.duration = try span(table, "duration")
+        request.effect = try named(table, "effect", MessageEffect.init(rawValue:), MessageEffect.allCases.map(\.rawValue))
+        request.reveal = try span(table, "reveal")
+        if request.reveal != nil, request.effect != .reveal {
+            throw table.error("reveal", "a reveal duration goes with effect = \"reveal\"")
+        }
+        do {
+            _ = try TextSanitizer.sanitize(text)
+        } catch {
+            throw table.error("text", error.description)
+        }
+        if request.effect == .dots, !text.hasSuffix("...") {
+            throw table.error("text", "the 'dots' effect needs a text that ends with three full stops '...'")
+        }
+        if let expression = request.calendar {
+            do { _ = try CalendarSpec(parsing: expression, zones: zones) } catch {
+                throw table.error("calendar", "\(error)")
+            }
+            if request.duration == nil { throw table.error("duration", "a calendar window needs a duration") }
+        } else if request.duration != nil {
+            throw table.error("duration", "a duration goes with a calendar expression")
+        }
+        if request.calendar != nil, request.ttl != nil || request.start != nil || request.end != nil {
+            throw table.error("calendar", "a calendar window takes no ttl, start or end")
+        }
+        if request.ttl != nil, request.end != nil { throw table.error("ttl", "give ttl or end, not both") }
+        if let start = request.start, let end = request.end, start >= end {
+            throw table.error("end", "must come after start")
+        }
+        return ConfiguredMessage(id: id, channel: channel, text: text, request: request)
+    }
+
+    private func span(_ table: ConfigTable, _ key: String) throws(ConfigError) -> Int64? {
+        let span = try table.parsed(key, as: "a time span such as \"10min\" or \"1h 30s\"") { text in
+            try TimeSpan(parsing: text)
+        }
+        guard let span else { return nil }
+        guard !span.isInfinite else { throw table.error(key, "must be a finite time span") }
+        return span.microseconds
+    }
+
+    private func instant(_ table: ConfigTable, _ key: String) throws(ConfigError) -> Int64? {
+        try table.parsed(key, as: "a timestamp such as \"2026-12-24 18:00\" or \"@1767225600\"") { text in
+            try TimestampParser.parse(text, zones: zones)
+        }
+    }
+
+    private func named<T>(
+        _ table: ConfigTable, _ key: String, _ make: (String) -> T?, _ allowed: [String]
+    ) throws(ConfigError) -> T? {
+        guard let text = try table.string(key) else { return nil }
+        guard let value = make(text) else {
+            throw table.error(key, "must be one of \(allowed.joined(separator: ", ")), not '\(text)'")
+        }
+        return value
+    }
+}

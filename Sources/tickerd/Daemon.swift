@@ -1,0 +1,199 @@
+import DBus
+import Glibc
+import Logging
+import TickerHost
+import TickerModel
+
+/// The running service: one event loop that owns the manager, the bus connection, the timers
+/// and the signals, like systemd's timesyncd (manager, bus surface and configuration kept apart).
+///
+/// Nothing ticks: the loop sleeps until a method call arrives, a signal comes, the wall clock
+/// jumps, or the single wake-up timer reaches the manager's next due instant (a schedule
+/// boundary or a subscriber's frame); the watchdog timer runs only when systemd asked for one.
+final class Daemon {
+    private let options: DaemonOptions
+    private let logger: Logger
+    private let loop: EventLoop
+    private let notifier = ServiceNotifier()
+    private let store: StateStore
+    private let configLoader: ConfigLoader
+    private let manager: Manager
+    private var config = DaemonConfig.empty
+    private var connection: Connection?
+    private var surface: BusSurface?
+    private var wakeTimer: LoopTimer?
+    private var watchdogTimer: LoopTimer?
+    private var ownerWatcher: NameOwnerWatcher?
+    private var lastStatus = ""
+    private var exitCode: Int32 = 0
+
+    /// Prepares a daemon for `options`; nothing is read or connected until `run()`.
+    init(options: DaemonOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        self.loop = try EventLoop()
+        let zones = ZoneInfoLoader()
+        self.store = StateStore(directory: options.stateDirectory)
+        self.configLoader = ConfigLoader(zones: zones)
+        self.manager = Manager(zones: zones, clock: RealtimeClock.now)
+    }
+
+    /// Runs until SIGTERM/SIGINT (exit 0) or the loss of the bus (exit 1); start-up failures
+    /// (bad configuration, name taken) are logged and answered with exit 1.
+    func run() -> Int32 {
+        do {
+            try start()
+        } catch {
+            logger.critical("\(error)")
+            return 1
+        }
+        loop.run()
+        shutDown()
+        return exitCode
+    }
+
+    // MARK: Start and stop
+
+    private func start() throws {
+        config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
+        try restoreState()
+        manager.store = { [store] snapshot in try store.save(snapshot) }
+        try manager.apply(config: config)
+
+        let connection = try Connection(bus: options.bus, loop: loop)
+        self.connection = connection
+        connection.onDisconnect = { [unowned self] in
+            logger.error("lost the bus connection; state saved, exiting")
+            exitCode = 1
+            loop.stop()
+        }
+        let surface = try BusSurface(connection: connection, manager: manager)
+        self.surface = surface
+        surface.onChange = { [unowned self] in changed() }
+        surface.onReload = { [unowned self] () throws(TickerError) in try reload() }
+        surface.onError = { [unowned self] message in logger.warning("\(message)") }
+        manager.observer = surface
+        try surface.export()
+        ownerWatcher = try NameOwnerWatcher.vanishedConnections(on: connection) { [unowned self] name in
+            manager.forget(subscriber: name)
+            changed()
+        }
+
+        try loop.onSignal(SIGTERM) { [unowned self] _ in loop.stop() }
+        try loop.onSignal(SIGINT) { [unowned self] _ in loop.stop() }
+        try loop.onSignal(SIGHUP) { [unowned self] _ in
+            do throws(TickerError) { try reload() } catch { logger.error("reload failed: \(error.message)") }
+        }
+        signal(SIGPIPE, SIG_IGN)
+        loop.onWallClockJump = { [unowned self] in
+            logger.info("the wall clock jumped; re-evaluating the schedule")
+            wake()
+        }
+        wakeTimer = loop.makeTimer { [unowned self] in wake() }
+        startWatchdog()
+
+        do {
+            try connection.requestName(BusNames.service)
+        } catch {
+            throw DaemonStartError("cannot own \(BusNames.service): \(error)")
+        }
+        logger.info(
+            "serving \(BusNames.service)",
+            metadata: ["state": .string(store.path), "config": .string(options.configPath)])
+        lastStatus = manager.statusLine
+        notifier.ready(status: lastStatus)
+        changed()
+    }
+
+    private func restoreState() throws {
+        try store.prepare()
+        switch try store.load(now: RealtimeClock.now()) {
+        case .empty:
+            logger.info("no saved state; starting fresh")
+        case let .loaded(snapshot):
+            for problem in manager.restore(snapshot) { logger.warning("state: \(problem)") }
+        case let .corrupt(reason, movedTo):
+            logger.error(
+                "the state file could not be read (\(reason)); it was moved to \(movedTo) and tickerd starts fresh",
+                metadata: ["state": .string(movedTo)])
+        }
+    }
+
+    private func shutDown() {
+        notifier.stopping()
+        if let failure = saveNow() { logger.error("could not save the state on exit: \(failure)") }
+        if let connection, connection.isConnected {
+            _ = try? connection.releaseName(BusNames.service)
+            connection.flush()
+            connection.close()
+        }
+        logger.info("stopped")
+    }
+
+    private func saveNow() -> String? {
+        do {
+            try store.save(manager.snapshot())
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    // MARK: Reload
+
+    private func reload() throws(TickerError) {
+        notifier.reloading(monotonicMicroseconds: RealtimeClock.monotonicMicroseconds())
+        defer { notifier.ready(status: manager.statusLine) }
+        let fresh: DaemonConfig
+        do {
+            fresh = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
+        } catch {
+            logger.error("reload: \(error); keeping the old configuration")
+            throw .invalidConfig("\(error); the old configuration stays in force")
+        }
+        try manager.apply(config: fresh)
+        config = fresh
+        logger.info("configuration reloaded from \(options.configPath)")
+        changed()
+    }
+
+    // MARK: Timers
+
+    /// Something happened: re-arm the wake-up timer and refresh STATUS=.
+    private func changed() {
+        if let next = manager.nextWake() {
+            wakeTimer?.schedule(at: .realtime(microsecondsSinceEpoch: next))
+        } else {
+            wakeTimer?.cancel()
+        }
+        let status = manager.statusLine
+        if status != lastStatus {
+            lastStatus = status
+            notifier.status(status)
+        }
+    }
+
+    private func wake() {
+        if let failure = manager.tick() { logger.error("\(failure.message)") }
+        changed()
+    }
+
+    private func startWatchdog() {
+        guard let interval = notifier.watchdogInterval else { return }
+        let timer = loop.makeTimer { [unowned self] in
+            notifier.watchdogPing()
+            watchdogTimer?.schedule(at: .after(.microseconds(interval)))
+        }
+        watchdogTimer = timer
+        timer.schedule(at: .after(.microseconds(interval)))
+    }
+}
+
+/// A start-up failure with a message for the log.
+struct DaemonStartError: Error, CustomStringConvertible {
+    /// What went wrong.
+    let description: String
+
+    /// An error saying `description`.
+    init(_ description: String) { self.description = description }
+}

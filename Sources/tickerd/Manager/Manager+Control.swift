@@ -1,0 +1,207 @@
+import TickerModel
+
+/// The `Control` interface's operations: every one is a transaction (stored before it answers).
+extension Manager {
+    /// Posts a message to `channel` (created when new) and returns its id. With `request.id` set it
+    /// replaces the message with that id (`MessageEnded` reason 3 when that one was shown).
+    func post(channel: String, text: String, request: MessageRequest) throws(TickerError) -> String {
+        try transaction { () throws(TickerError) -> String in
+            let name = try ChannelName.checked(channel)
+            let cleaned = try sanitized(text, effect: request.effect)
+            let postedAt = now
+            let id = try request.id.map { (id: String) throws(TickerError) -> String in try Self.checkedID(id) }
+                ?? newID()
+            let window = try windowRules.window(for: request, postedAt: postedAt)
+            if let old = messages[id] { endMessage(old, reason: .replaced) }
+            try ensureChannel(name)
+            let count = messages.values.reduce(0) { $0 + ($1.channel == name ? 1 : 0) }
+            guard count < limits.model.messagesPerChannel else {
+                throw .limitExceeded(
+                    "channel '\(name)' already holds \(count) messages, the most it may (limit messagesPerChannel)")
+            }
+            let record = MessageRecord(
+                id: id, channel: name, text: cleaned, priority: request.priority ?? 0,
+                urgent: request.urgent ?? false, window: window, postedAt: postedAt,
+                effect: request.effect, reveal: request.reveal, origin: .posted)
+            try insert(record)
+            return id
+        }
+    }
+
+    /// Changes fields of message `id`; the fields of `changes` that are set replace the old ones.
+    func update(id: String, changes: MessageRequest) throws(TickerError) {
+        try transaction { () throws(TickerError) in
+            guard var record = messages[id] else { throw .noSuchMessage("there is no message with id '\(id)'") }
+            if let text = changes.text { record.text = text }
+            if let priority = changes.priority { record.priority = priority }
+            if let urgent = changes.urgent { record.urgent = urgent }
+            if changes.effect != nil { record.effect = changes.effect }
+            if let reveal = changes.reveal { record.reveal = reveal }
+            record.text = try sanitized(record.text, effect: record.effect)
+            if changes.ttl != nil || changes.start != nil || changes.end != nil
+                || changes.calendar != nil || changes.duration != nil {
+                record.window = try windowRules.window(for: changes, postedAt: record.postedAt)
+            }
+            try insert(record)
+        }
+    }
+
+    /// Removes message `id` (`MessageEnded` reason 2 when it was shown).
+    func remove(id: String) throws(TickerError) {
+        try transaction { () throws(TickerError) in
+            guard let record = messages[id] else { throw .noSuchMessage("there is no message with id '\(id)'") }
+            endMessage(record, reason: .removed)
+        }
+    }
+
+    /// Changes a channel's settings (creating the channel when new); motion restarts at home.
+    func configure(channel: String, request: ChannelConfigureRequest) throws(TickerError) {
+        try transaction { () throws(TickerError) in
+            let name = try ChannelName.checked(channel)
+            try ensureChannel(name)
+            try apply(request, to: name)
+        }
+    }
+
+    /// Freezes the channel's stream where it is.
+    func pause(channel: String) throws(TickerError) {
+        try transaction { () throws(TickerError) in
+            var state = try existing(channel)
+            guard !state.isPaused else { return }
+            state.timeline = state.timeline.paused(at: now)
+            channels[channel] = state
+            emit(.channelChanged(channel, [.paused, .timeline]))
+            restartFrames(channel: channel, at: now)
+        }
+    }
+
+    /// Lets a paused channel's stream move on from where it froze.
+    func resume(channel: String) throws(TickerError) {
+        try transaction { () throws(TickerError) in
+            var state = try existing(channel)
+            guard state.isPaused else { return }
+            state.timeline = state.timeline.resumed(at: now)
+            channels[channel] = state
+            emit(.channelChanged(channel, [.paused, .timeline]))
+            restartFrames(channel: channel, at: now)
+        }
+    }
+
+    // MARK: Helpers shared by the operations
+
+    /// The channel called `name`, or `NoSuchChannel` (`InvalidChannel` for a malformed name).
+    func existing(_ name: String) throws(TickerError) -> ChannelState {
+        let checked = try ChannelName.checked(name)
+        guard let state = channels[checked] else {
+            throw .noSuchChannel("there is no channel '\(name)' (Post or Configure creates one)")
+        }
+        return state
+    }
+
+    /// Creates channel `name` with default settings unless it exists (`LimitExceeded` past the limit).
+    func ensureChannel(_ name: String) throws(TickerError) {
+        guard channels[name] == nil else { return }
+        guard channels.count < limits.model.channels else {
+            throw .limitExceeded("there are already \(channels.count) channels, the most there may be")
+        }
+        channels[name] = ChannelState(name: name, now: now)
+        emit(.channelAdded(name))
+    }
+
+    /// Applies the fields of `request` to channel `name` (which exists).
+    func apply(_ request: ChannelConfigureRequest, to name: String) throws(TickerError) {
+        guard var state = channels[name] else { return }
+        var changes: ChannelChanges = []
+        let settings: ChannelSettings
+        do {
+            settings = try request.applied(to: state.settings).validated(limits: limits.model)
+        } catch {
+            throw .invalidOption(error.description)
+        }
+        if settings != state.settings {
+            state.settings = settings
+            let tape = state.tape(for: state.activeTexts)
+            state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)
+            changes.formUnion([.timeline, .text])
+        }
+        if let columns = request.columns {
+            guard (1...4096).contains(columns) else {
+                throw .invalidOption("Configure option 'columns' must be 1 to 4096, got \(columns)")
+            }
+            if columns != state.columns { state.columns = columns; changes.insert(.columns) }
+        }
+        if let rate = request.frameRate {
+            guard rate == 0 || (1...60).contains(rate) else {
+                throw .invalidOption("Configure option 'frame-rate' must be 0 (none) or 1 to 60, got \(rate)")
+            }
+            if rate != state.frameRate { state.frameRate = rate; changes.insert(.frameRate) }
+        }
+        channels[name] = state
+        if !changes.isEmpty {
+            emit(.channelChanged(name, changes))
+            restartFrames(channel: name, at: now)
+        }
+    }
+
+    /// Drops `record`, queueing `MessageEnded(reason)` when it was on its channel's tape.
+    func endMessage(_ record: MessageRecord, reason: MessageEndReason) {
+        if channels[record.channel]?.activeIDs.contains(record.id) == true {
+            emit(.messageEnded(channel: record.channel, id: record.id, reason: reason))
+            endedExplicitly.insert(record.id)
+        }
+        messages[record.id] = nil
+        _ = schedule.remove(id: record.id)
+    }
+
+    /// Adds or replaces `record` in the messages and the schedule.
+    func insert(_ record: MessageRecord) throws(TickerError) {
+        let entry = try scheduleEntry(for: record)
+        messages[record.id] = record
+        schedule.insert(entry)
+    }
+
+    /// The schedule entry of `record` (its calendar parsed with the host's zones).
+    func scheduleEntry(for record: MessageRecord) throws(TickerError) -> ScheduleEntry {
+        let window: ScheduleWindow
+        switch record.window {
+        case .always: window = .always
+        case let .absolute(start, end): window = .absolute(start: start, end: end)
+        case let .timeToLive(microseconds): window = .timeToLive(microseconds: microseconds)
+        case let .recurring(expression, duration):
+            window = .recurring(calendar: try windowRules.calendar(expression), duration: duration)
+        }
+        return ScheduleEntry(
+            id: record.id, priority: Int(record.priority), isUrgent: record.urgent, window: window,
+            postedAt: record.postedAt)
+    }
+
+    /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`.
+    func sanitized(_ text: String, effect: MessageEffect?) throws(TickerError) -> String {
+        let cleaned: String
+        do {
+            cleaned = try TextSanitizer.sanitize(text, limits: limits.model)
+        } catch {
+            throw .invalidText(error.description)
+        }
+        if effect == .dots, !cleaned.hasSuffix("...") {
+            throw .invalidText("the 'dots' effect needs a text that ends with three full stops '...'")
+        }
+        return cleaned
+    }
+
+    /// A fresh message id, `m<serial>`, never reused.
+    func newID() -> String {
+        while messages["m\(nextSerial)"] != nil { nextSerial += 1 }
+        defer { nextSerial += 1 }
+        return "m\(nextSerial)"
+    }
+
+    /// `id` when it is 1 to 128 visible ASCII characters without spaces, else `InvalidOption`.
+    static func checkedID(_ id: String) throws(TickerError) -> String {
+        let ok = (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }
+        guard ok else {
+            throw .invalidOption("option 'id' must be 1 to 128 visible ASCII characters without spaces")
+        }
+        return id
+    }
+}

@@ -1,0 +1,95 @@
+import TickerModel
+
+/// Frames: `Render`, the `Frame` property, subscriptions and broadcasts.
+extension Manager {
+    /// The widest frame anyone may ask for.
+    static let maximumColumns = 4096
+
+    /// What a viewer of `columns` sees on `channel` at `at` (0 = now). Pure: the same arguments
+    /// give the same frame, before and after a restart.
+    func render(channel: String, columns: UInt32, at: Instant) throws(TickerError) -> Frame {
+        let state = try existing(channel)
+        guard (1...UInt32(Self.maximumColumns)).contains(columns) else {
+            throw .invalidOption("columns must be 1 to \(Self.maximumColumns), got \(columns)")
+        }
+        return state.timeline.frame(columns: Int(columns), at: at == 0 ? now : at)
+    }
+
+    /// Starts (or changes) `subscriber`'s frames of `channel`: `columns` wide (default the channel's
+    /// `Columns`) at `fps` (1–60, default 10).
+    func subscribe(subscriber: String, channel: String, columns: UInt32?, fps: Double?) throws(TickerError) {
+        let state = try existing(channel)
+        let width = columns ?? state.columns
+        guard (1...UInt32(Self.maximumColumns)).contains(width) else {
+            throw .invalidOption("Subscribe option 'columns' must be 1 to \(Self.maximumColumns), got \(width)")
+        }
+        let rate = fps ?? 10
+        guard (1...60).contains(rate) else {
+            throw .invalidOption("Subscribe option 'fps' must be 1 to 60, got \(rate)")
+        }
+        let key = SubscriptionKey(subscriber: subscriber, channel: channel)
+        let isNew = subscriptions[key] == nil
+        if isNew, subscriptions.count >= limits.subscribers {
+            throw .limitExceeded("there are already \(subscriptions.count) subscriptions, the most there may be")
+        }
+        subscriptions[key] = FrameStream(columns: Int(width), fps: rate, now: now)
+        if isNew { observer?.manager(self, didEmit: .channelChanged(channel, .subscribers)) }
+        pumpFrames(at: now)
+    }
+
+    /// Ends `subscriber`'s frames of `channel`; a no-op when it had none.
+    func unsubscribe(subscriber: String, channel: String) throws(TickerError) {
+        _ = try existing(channel)
+        let key = SubscriptionKey(subscriber: subscriber, channel: channel)
+        guard subscriptions.removeValue(forKey: key) != nil else { return }
+        observer?.manager(self, didEmit: .channelChanged(channel, .subscribers))
+    }
+
+    /// Forgets every subscription of a connection that left the bus.
+    func forget(subscriber: String) {
+        let keys = subscriptions.keys.filter { $0.subscriber == subscriber }
+        for key in keys {
+            subscriptions[key] = nil
+            observer?.manager(self, didEmit: .channelChanged(key.channel, .subscribers))
+        }
+    }
+
+    /// How many subscriptions follow `channel`.
+    func subscriberCount(channel: String) -> Int {
+        subscriptions.keys.reduce(0) { $0 + ($1.channel == channel ? 1 : 0) }
+    }
+
+    /// Makes every frame stream of `channel` due at `t` (its motion changed).
+    func restartFrames(channel: String, at t: Instant) {
+        for key in subscriptions.keys where key.channel == channel {
+            subscriptions[key]?.nextDue = t
+        }
+        if let state = channels[channel], state.frameRate > 0 {
+            var stream = broadcasts[channel] ?? FrameStream(columns: Int(state.columns), fps: state.frameRate, now: t)
+            stream.columns = Int(state.columns)
+            stream.interval = FrameStream(columns: 1, fps: state.frameRate, now: t).interval
+            stream.nextDue = t
+            broadcasts[channel] = stream
+        } else {
+            broadcasts[channel] = nil
+        }
+    }
+
+    /// Sends every frame that is due at `t` and differs from the last one its receiver got.
+    func pumpFrames(at t: Instant) {
+        for (key, stream) in subscriptions {
+            guard let due = stream.nextDue, due <= t, let state = channels[key.channel] else { continue }
+            var updated = stream
+            let frame = updated.step(state.timeline, at: t)
+            subscriptions[key] = updated
+            if let frame { observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) }
+        }
+        for (name, stream) in broadcasts {
+            guard let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
+            var updated = stream
+            let frame = updated.step(state.timeline, at: t)
+            broadcasts[name] = updated
+            if let frame { observer?.manager(self, sendFrame: frame, channel: name, to: nil) }
+        }
+    }
+}

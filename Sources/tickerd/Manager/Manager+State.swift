@@ -1,0 +1,59 @@
+import TickerModel
+
+/// Turning the manager's state into a `StateSnapshot` and back.
+extension Manager {
+    /// The state to store.
+    func snapshot() -> StateSnapshot {
+        let stored = channels.values.sorted { $0.name < $1.name }.map { channel in
+            StoredChannel(
+                name: channel.name, settings: StoredSettings(channel.settings), columns: channel.columns,
+                frameRate: channel.frameRate,
+                timeline: channel.timeline.fields.mapValues(StoredTimelineValue.init),
+                activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
+                configDigest: channel.configDigest)
+        }
+        let records = messages.values.sorted { $0.id < $1.id }
+        return StateSnapshot(nextSerial: nextSerial, channels: stored, messages: records)
+    }
+
+    /// Restores a stored state, reporting each part that could not be restored (it is skipped,
+    /// and the rest carries on). Timelines come back exactly, so frames continue as if nothing
+    /// happened; the schedule is then re-evaluated at the current time.
+    func restore(_ snapshot: StateSnapshot) -> [String] {
+        var problems: [String] = []
+        nextSerial = max(nextSerial, snapshot.nextSerial)
+        for stored in snapshot.channels {
+            guard ChannelName.isValid(stored.name), let settings = stored.settings.settings else {
+                problems.append("channel '\(stored.name)': unreadable name or settings, skipped")
+                continue
+            }
+            var channel = ChannelState(name: stored.name, settings: settings, now: now)
+            channel.columns = stored.columns
+            channel.frameRate = stored.frameRate
+            do {
+                channel.timeline = try Timeline(fields: stored.timeline.mapValues(\.value))
+                channel.activeIDs = stored.activeIDs
+                channel.activeTexts = stored.activeTexts
+            } catch {
+                problems.append("channel '\(stored.name)': timeline \(error), restarted")
+            }
+            channel.configDigest = stored.configDigest
+            channels[stored.name] = channel
+        }
+        for record in snapshot.messages {
+            do {
+                guard channels[record.channel] != nil else {
+                    problems.append("message '\(record.id)': its channel is gone, skipped")
+                    continue
+                }
+                try insert(record)
+            } catch {
+                problems.append("message '\(record.id)': \(error), skipped")
+            }
+        }
+        evaluate(at: now)
+        // Nobody is listening before the name is owned: what changed while down is in the state.
+        pendingEvents.removeAll()
+        return problems
+    }
+}

@@ -1,0 +1,165 @@
+import TickerModel
+
+/// Owns all of the daemon's mutable state — channels, messages, the schedule, subscriptions — on
+/// the one serial event loop, and keeps it consistent.
+///
+/// Every change runs as a transaction: mutate, re-evaluate the schedule, store the state; only
+/// when the store succeeded are the events delivered to the observer. When the store fails the
+/// state is rolled back and the caller gets `StorageFailed`, so nothing is kept in memory only.
+final class Manager {
+    /// Channels by name.
+    var channels: [String: ChannelState] = [:]
+    /// Messages by id (ids are unique across channels).
+    var messages: [String: MessageRecord] = [:]
+    /// Subscriptions by (subscriber, channel).
+    var subscriptions: [SubscriptionKey: FrameStream] = [:]
+    /// Each broadcasting channel's frame stream.
+    var broadcasts: [String: FrameStream] = [:]
+    /// Limits on texts, messages, channels and subscribers.
+    var limits: DaemonLimits
+    /// How requests become message windows (calendar expressions use the host's zones).
+    let windowRules: WindowRules
+    /// Receives events and frames.
+    weak var observer: (any ManagerObserver)?
+    /// Stores a snapshot durably; nil keeps state in memory only (tests of the model logic).
+    var store: ((StateSnapshot) throws -> Void)?
+    /// The realtime clock, in µs since the epoch (injected so tests can move time).
+    let clock: () -> Instant
+
+    var schedule = Schedule()
+    var nextSerial: UInt64 = 1
+    /// Events queued by the running transaction, delivered once it is stored.
+    var pendingEvents: [ManagerEvent] = []
+
+    /// A manager with the `main` channel, reading time from `clock`.
+    init(limits: DaemonLimits = .standard, zones: any TimeZoneLookup, clock: @escaping () -> Instant) {
+        self.limits = limits
+        self.windowRules = WindowRules(zones: zones)
+        self.clock = clock
+        let now = clock()
+        channels[ChannelName.main] = ChannelState(name: ChannelName.main, now: now)
+    }
+
+    /// The instant "now" for this manager.
+    var now: Instant { clock() }
+
+    /// Counts for the status line: "3 channels, 12 messages, 2 subscribers".
+    var statusLine: String {
+        let active = channels.values.reduce(0) { $0 + $1.activeIDs.count }
+        return "\(channels.count) channel\(channels.count == 1 ? "" : "s"), "
+            + "\(active) of \(messages.count) message\(messages.count == 1 ? "" : "s") shown, "
+            + "\(subscriptions.count) subscriber\(subscriptions.count == 1 ? "" : "s")"
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` as a transaction (see the type's documentation) and returns its result.
+    func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
+        let saved = (channels, messages, schedule, nextSerial, pendingEvents.count)
+        let result: T
+        do {
+            result = try body()
+            evaluate(at: now)
+            try persist()
+        } catch {
+            (channels, messages, schedule, nextSerial) = (saved.0, saved.1, saved.2, saved.3)
+            pendingEvents.removeSubrange(saved.4...)
+            throw error
+        }
+        deliverEvents()
+        return result
+    }
+
+    /// Re-evaluates at `now` without a caller (a timer fired, the clock jumped): the schedule,
+    /// then storing, then events. A failed store is returned for logging; the change stands, as
+    /// time cannot be rolled back.
+    @discardableResult
+    func tick() -> TickerError? {
+        evaluate(at: now)
+        var failure: TickerError?
+        do { try persist() } catch { failure = error }
+        deliverEvents()
+        pumpFrames(at: now)
+        return failure
+    }
+
+    /// Queues an event for delivery after the transaction's store.
+    func emit(_ event: ManagerEvent) {
+        pendingEvents.append(event)
+    }
+
+    private func deliverEvents() {
+        let events = pendingEvents
+        pendingEvents.removeAll()
+        guard let observer else { return }
+        for event in events { observer.manager(self, didEmit: event) }
+    }
+
+    private func persist() throws(TickerError) {
+        guard let store else { return }
+        do {
+            try store(snapshot())
+        } catch {
+            throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
+        }
+    }
+
+    // MARK: Schedule evaluation
+
+    /// Brings every channel's tape up to date with the schedule at `t`: drops messages whose
+    /// window has passed for good, applies changed active sets to the timelines (seamlessly,
+    /// or at once for urgent newcomers) and queues MessageStarted/MessageEnded.
+    func evaluate(at t: Instant) {
+        for id in schedule.endedEntries(at: t) {
+            _ = schedule.remove(id: id)
+            messages[id] = nil
+        }
+        var activeByChannel: [String: [String]] = [:]
+        for entry in schedule.activeEntries(at: t) {
+            guard let record = messages[entry.id] else { continue }
+            activeByChannel[record.channel, default: []].append(entry.id)
+        }
+        for name in channels.keys.sorted() {
+            guard var channel = channels[name] else { continue }
+            let ids = activeByChannel[name] ?? []
+            let texts = ids.compactMap { messages[$0]?.text }
+            let restarted = ids.contains { endedExplicitly.contains($0) }
+            guard ids != channel.activeIDs || texts != channel.activeTexts || restarted else { continue }
+            let before = Set(channel.activeIDs).subtracting(endedExplicitly)
+            let after = Set(ids)
+            for id in channel.activeIDs where !after.contains(id) && !endedExplicitly.contains(id) {
+                emit(.messageEnded(channel: name, id: id, reason: .expired))
+            }
+            let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
+            if texts != channel.activeTexts || urgent {
+                channel.timeline = channel.timeline.applying(channel.tape(for: texts), at: t, urgent: urgent)
+            }
+            channel.activeIDs = ids
+            channel.activeTexts = texts
+            channels[name] = channel
+            for id in ids where !before.contains(id) {
+                emit(.messageStarted(channel: name, id: id))
+            }
+            emit(.channelChanged(name, [.text, .messages, .timeline]))
+            restartFrames(channel: name, at: t)
+        }
+        endedExplicitly.removeAll()
+    }
+
+    /// Ids whose MessageEnded was already queued with reason removed or replaced in this
+    /// transaction, so `evaluate` does not report them again as expired.
+    var endedExplicitly: Set<String> = []
+
+    /// The next instant anything is due: a schedule boundary or a frame.
+    func nextWake() -> Instant? {
+        let t = now
+        var earliest = schedule.nextBoundary(after: t)
+        for stream in subscriptions.values {
+            if let due = stream.nextDue { earliest = min(earliest ?? due, due) }
+        }
+        for stream in broadcasts.values {
+            if let due = stream.nextDue { earliest = min(earliest ?? due, due) }
+        }
+        return earliest
+    }
+}

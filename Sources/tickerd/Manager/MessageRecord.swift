@@ -1,0 +1,55 @@
+import TickerModel
+
+/// Where a message came from: posted over the bus (kept in the state file) or written in the
+/// configuration file (replaced on each start and reload).
+enum MessageOrigin: String, Codable, Sendable {
+    /// Posted with `Control.Post`.
+    case posted
+    /// A `[[message]]` of the configuration file.
+    case config
+}
+
+/// A message's entrance or animation effect (DESIGN §4 "Effects").
+enum MessageEffect: String, Codable, Sendable, CaseIterable {
+    /// Jumping dots on the trailing `...`.
+    case dots
+    /// Typewriter reveal over the `reveal` duration.
+    case reveal
+}
+
+/// When a message is shown, as stored: the serialisable form of `ScheduleWindow`, keeping a
+/// calendar window's expression text (it is parsed again, with the host's zones, when loaded).
+enum MessageWindow: Codable, Sendable, Equatable {
+    /// Always on, from posting until removed.
+    case always
+    /// On from `start` (inclusive) until `end` (exclusive); either may be open.
+    case absolute(start: Instant?, end: Instant?)
+    /// On for `microseconds` after posting.
+    case timeToLive(microseconds: Int64)
+    /// On during each occurrence of `calendar` for `duration` microseconds.
+    case recurring(calendar: String, duration: Int64)
+}
+
+/// One message the daemon holds, shown or not.
+struct MessageRecord: Codable, Sendable, Equatable {
+    /// The message id, unique across channels.
+    var id: String
+    /// The channel whose tape shows it.
+    var channel: String
+    /// The sanitised text.
+    var text: String
+    /// Higher priorities come first on the tape.
+    var priority: Int32
+    /// Whether it interrupts at once instead of joining at the next seam.
+    var urgent: Bool
+    /// When it is shown.
+    var window: MessageWindow
+    /// When it was posted (the start of a TTL).
+    var postedAt: Instant
+    /// Its effect, if any.
+    var effect: MessageEffect?
+    /// The reveal duration in microseconds (effect `reveal`).
+    var reveal: Int64?
+    /// Posted over the bus or from the configuration file.
+    var origin: MessageOrigin
+}

@@ -1,0 +1,48 @@
+import TickerModel
+
+/// Who receives frames of which channel: one entry per (subscriber connection, channel).
+struct SubscriptionKey: Hashable, Sendable {
+    /// The subscriber's unique bus name.
+    let subscriber: String
+    /// The channel it follows.
+    let channel: String
+}
+
+/// A frame stream to one destination: its width, its pace, the last frame it got and when the
+/// next one may be due. Used for subscribers and for a channel's broadcast.
+struct FrameStream: Sendable {
+    /// Columns of its frames.
+    var columns: Int
+    /// Microseconds between frames (1/fps).
+    var interval: Int64
+    /// The last frame sent, so identical frames are not sent again.
+    var lastFrame: Frame?
+    /// When a frame may next be due; nil when nothing will change.
+    var nextDue: Instant?
+
+    /// A stream of `columns`-wide frames at `fps`, due at once.
+    init(columns: Int, fps: Double, now: Instant) {
+        self.columns = columns
+        self.interval = max(1, Int64((1_000_000 / fps).rounded()))
+        self.lastFrame = nil
+        self.nextDue = now
+    }
+
+    /// Advances the stream at `now` on `timeline`: the frame to send (nil when it equals the last
+    /// one) and the next due instant — one interval on while the frame is moving, else the
+    /// timeline's next visible change (never sooner than one interval), else never.
+    mutating func step(_ timeline: Timeline, at now: Instant) -> Frame? {
+        let frame = timeline.frame(columns: columns, at: now)
+        let send = frame == lastFrame ? nil : frame
+        lastFrame = frame
+        let soon = now + interval
+        if timeline.frame(columns: columns, at: soon) != frame {
+            nextDue = soon
+        } else if let change = timeline.nextChange(after: now, columns: columns) {
+            nextDue = max(change, soon)
+        } else {
+            nextDue = nil
+        }
+        return send
+    }
+}

@@ -1,0 +1,50 @@
+import TickerModel
+
+/// The rules that turn a request's `ttl`/`start`/`end`/`calendar`/`duration` into a message
+/// window, shared by `Post`, `Update` and the configuration file so all three agree.
+struct WindowRules: Sendable {
+    /// Where calendar expressions find their zones.
+    let zones: any TimeZoneLookup
+
+    /// `expression` parsed as a systemd calendar expression, or `InvalidCalendar` saying why.
+    func calendar(_ expression: String) throws(TickerError) -> CalendarSpec {
+        do {
+            return try CalendarSpec(parsing: expression, zones: zones)
+        } catch {
+            throw .invalidCalendar("\(error)")
+        }
+    }
+
+    /// The window a request asks for, checked: `calendar` goes with `duration` and nothing else;
+    /// `ttl` excludes `end`; `start` must come before the end; a window that has already closed
+    /// at `postedAt` is refused.
+    func window(for request: MessageRequest, postedAt: Instant) throws(TickerError) -> MessageWindow {
+        if request.calendar != nil || request.duration != nil {
+            guard let expression = request.calendar, let duration = request.duration else {
+                throw .invalidOption("options 'calendar' and 'duration' go together: give both or neither")
+            }
+            guard request.ttl == nil, request.start == nil, request.end == nil else {
+                throw .invalidOption("a 'calendar' window takes no 'ttl', 'start' or 'end'")
+            }
+            guard duration > 0 else { throw .invalidOption("option 'duration' must be above 0") }
+            _ = try calendar(expression)
+            return .recurring(calendar: expression, duration: duration)
+        }
+        if request.ttl != nil, request.end != nil {
+            throw .invalidOption("give 'ttl' or 'end', not both")
+        }
+        if let ttl = request.ttl, ttl <= 0 { throw .invalidOption("option 'ttl' must be above 0") }
+        let end = request.ttl.map { ttl in
+            postedAt.addingReportingOverflow(ttl).overflow ? Instant.max : postedAt + ttl
+        } ?? request.end
+        if let start = request.start, let end, start >= end {
+            throw .invalidOption("option 'start' (\(start)) must come before the end (\(end))")
+        }
+        if let end, end <= postedAt {
+            throw .invalidOption("the message's window ends at \(end), which has already passed")
+        }
+        if request.start == nil, let ttl = request.ttl { return .timeToLive(microseconds: ttl) }
+        if request.start == nil, end == nil { return .always }
+        return .absolute(start: request.start, end: end)
+    }
+}

@@ -1,0 +1,107 @@
+import TickerModel
+
+/// Everything that survives a restart, as written to `state.json`: channels (settings, timelines,
+/// what is on their tapes) and messages. Subscriptions are not kept: their connections end with
+/// the process.
+struct StateSnapshot: Codable, Sendable, Equatable {
+    /// The format version; a file of a newer version is kept aside, never misread.
+    var version: Int = StateSnapshot.currentVersion
+    /// The next serial for generated message ids.
+    var nextSerial: UInt64
+    /// The channels.
+    var channels: [StoredChannel]
+    /// The messages, posted and from the configuration.
+    var messages: [MessageRecord]
+
+    /// The version this build writes and reads.
+    static let currentVersion = 1
+}
+
+/// A channel as stored.
+struct StoredChannel: Codable, Sendable, Equatable {
+    /// The channel name.
+    var name: String
+    /// Its settings.
+    var settings: StoredSettings
+    /// Broadcast/`Frame` columns.
+    var columns: UInt32
+    /// Broadcast frames per second.
+    var frameRate: Double
+    /// The timeline, as its published dictionary.
+    var timeline: [String: StoredTimelineValue]
+    /// The ids on the tape.
+    var activeIDs: [String]
+    /// The texts on the tape.
+    var activeTexts: [String]
+    /// The digest of the configuration section last applied.
+    var configDigest: String?
+}
+
+/// `ChannelSettings` in a stable, readable form.
+struct StoredSettings: Codable, Sendable, Equatable {
+    var mode: String
+    var speed: Double?
+    var cycle: Int64?
+    var delay: Int64?
+    var easing: String
+    var loops: UInt32
+    var direction: String
+    var align: String
+    var separator: String
+    var gap: String?
+
+    /// The stored form of `settings`.
+    init(_ settings: ChannelSettings) {
+        mode = settings.mode.rawValue
+        switch settings.speed {
+        case let .cellsPerSecond(rate): speed = rate
+        case let .cycleDuration(duration): cycle = duration
+        }
+        delay = settings.delay
+        easing = settings.easing.rawValue
+        loops = settings.loops
+        direction = settings.direction.rawValue
+        align = settings.align.rawValue
+        separator = settings.separator
+        gap = settings.gap
+    }
+
+    /// The settings back, or nil when a name is not known (a corrupt or foreign file).
+    var settings: ChannelSettings? {
+        guard let mode = Mode(rawValue: mode), let easing = Easing(rawValue: easing),
+            let direction = Direction(rawValue: direction), let align = Align(rawValue: align)
+        else { return nil }
+        let speed: Speed = cycle.map { .cycleDuration($0) } ?? .cellsPerSecond(speed ?? 8)
+        return ChannelSettings(
+            mode: mode, speed: speed, delay: delay, easing: easing, loops: loops, direction: direction,
+            align: align, separator: separator, gap: gap)
+    }
+}
+
+/// A `TimelineValue` with its type kept, so a stored timeline reads back exactly.
+enum StoredTimelineValue: Codable, Sendable, Equatable {
+    case string(String)
+    case double(Double)
+    case int64(Int64)
+    case uint32(UInt32)
+
+    /// The stored form of `value`.
+    init(_ value: TimelineValue) {
+        switch value {
+        case let .string(text): self = .string(text)
+        case let .double(number): self = .double(number)
+        case let .int64(number): self = .int64(number)
+        case let .uint32(number): self = .uint32(number)
+        }
+    }
+
+    /// The model's value.
+    var value: TimelineValue {
+        switch self {
+        case let .string(text): return .string(text)
+        case let .double(number): return .double(number)
+        case let .int64(number): return .int64(number)
+        case let .uint32(number): return .uint32(number)
+        }
+    }
+}

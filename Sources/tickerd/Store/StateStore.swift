@@ -1,0 +1,56 @@
+import Foundation
+
+/// Reads and writes the state file (`state.json` in the state directory) atomically; a file that
+/// cannot be read is moved aside (`state.json.corrupt-<time>`), never silently dropped.
+struct StateStore {
+    /// The state directory.
+    let directory: String
+
+    /// The state file's path.
+    var path: String { directory + "/state.json" }
+
+    /// What `load()` found.
+    enum LoadResult {
+        /// No state yet (first start).
+        case empty
+        /// The stored state.
+        case loaded(StateSnapshot)
+        /// The file was unreadable; it now lives at `movedTo`, and `reason` says what was wrong.
+        case corrupt(reason: String, movedTo: String)
+    }
+
+    /// Creates the directory when missing.
+    func prepare() throws(FileSystemError) {
+        try AtomicFile.makeFolders(directory)
+    }
+
+    /// Reads the state, moving a corrupt file aside.
+    func load(now: Int64) throws(FileSystemError) -> LoadResult {
+        guard let bytes = try AtomicFile.read(path) else { return .empty }
+        do {
+            let snapshot = try JSONDecoder().decode(StateSnapshot.self, from: Data(bytes))
+            guard snapshot.version == StateSnapshot.currentVersion else {
+                return try moveAside(reason: "state format version \(snapshot.version) is not \(StateSnapshot.currentVersion)", now: now)
+            }
+            return .loaded(snapshot)
+        } catch {
+            return try moveAside(reason: "\(error)", now: now)
+        }
+    }
+
+    /// Writes `snapshot` atomically and durably.
+    func save(_ snapshot: StateSnapshot) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let data = try encoder.encode(snapshot)
+        try AtomicFile.write([UInt8](data), to: path)
+    }
+
+    private func moveAside(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {
+        let target = "\(path).corrupt-\(now / 1_000_000)"
+        guard rename(path, target) == 0 else {
+            throw FileSystemError(operation: "rename", path: path, code: errno)
+        }
+        return .corrupt(reason: reason, movedTo: target)
+    }
+}

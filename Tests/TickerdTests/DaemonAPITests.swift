@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The D-Bus API of the real daemon, driven by independent peers (busctl, gdbus).
+@Suite(.serialized) struct DaemonAPITests {
+    @Test func postThenListRenderAndTextAgree() throws {
+        let fixture = try DaemonFixture()
+        let id = try fixture.post("Hello from the test suite", options: ["priority", "i", "5"])
+        #expect(id.hasPrefix("m"))
+
+        let list = try fixture.call("List", "s", ["main"])
+        let entries = try #require(list.data.first as? [[Any]])
+        #expect(entries.count == 1)
+        #expect(entries.first?.first as? String == id)
+        let fields = try #require(entries.first?.last as? [String: Any])
+        #expect((fields["text"] as? [String: Any])?["data"] as? String == "Hello from the test suite")
+        #expect((fields["priority"] as? [String: Any])?["data"] as? Int == 5)
+        #expect((fields["active"] as? [String: Any])?["data"] as? Bool == true)
+
+        #expect(try fixture.property("main", "Text").value as? String == "Hello from the test suite")
+        #expect(try fixture.property("main", "Messages").value as? [String] == [id])
+
+        // Render is pure: the same (columns, at) gives the same frame, exactly `columns` wide.
+        let at = DaemonFixture.now() + 3_000_000
+        let first = try fixture.render(columns: 12, at: at)
+        let second = try fixture.render(columns: 12, at: at)
+        #expect(first.text == second.text && first.offset == second.offset)
+        #expect(first.text.count == 12)
+        #expect(first.offset >= 0 && first.offset < 1)
+    }
+
+    @Test func timelineLetsAClientComputeFrames() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("A message long enough to scroll across a narrow panel")
+        let timeline = try fixture.property("main", "Timeline").dictionary
+        #expect(timeline["mode"] as? String == "continuous")
+        #expect(timeline["tape"] as? String == "A message long enough to scroll across a narrow panel  •  ")
+        let speed = try #require(timeline["speed"] as? Double)
+        let anchor = try #require((timeline["anchor"] as? NSNumber)?.int64Value)
+        let position = try #require(timeline["position"] as? Double)
+        // Continuous mode: s(t) = position + speed·(t − anchor); the frame starts at cell ⌊s⌋.
+        let at = anchor + 2_500_000
+        let s = position + speed * Double(at - anchor) / 1e6
+        let frame = try fixture.render(columns: 10, at: at)
+        let tape = Array("A message long enough to scroll across a narrow panel  •  ")
+        let start = Int(s.rounded(.down)) % tape.count
+        let expected = String((0..<10).map { tape[(start + $0) % tape.count] })
+        #expect(frame.text == expected)
+        #expect(abs(frame.offset - (s - s.rounded(.down))) < 1e-9)
+    }
+
+    @Test func badInputGetsNamedErrors() throws {
+        let fixture = try DaemonFixture(config: "[limits]\nmessages = 2\n")
+        let manager = DaemonFixture.managerPath
+        let post = "\(DaemonFixture.control).Post"
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi", "{'bogus': <1>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidOption")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi", "{'ttl': <'soon'>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidOption")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "evil \u{202E} text", "{}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidText")
+        let bidi = try fixture.callFailing("Post", "ssa{sv}", ["main", "evil \u{202E} text", "0"])
+        #expect(bidi.contains("U+202E"))
+        #expect(try fixture.gdbusErrorName(manager, post, ["no/slash", "hi", "{}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidChannel")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi", "{'calendar': <'*-*-* 25:00'>, 'duration': <int64 1000000>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidCalendar")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "no dots", "{'effect': <'dots'>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidText")
+        #expect(try fixture.gdbusErrorName(manager, "\(DaemonFixture.control).Remove", ["nothing-here"])
+            == "io.github.tickerd.Ticker1.Error.NoSuchMessage")
+        #expect(try fixture.gdbusErrorName(DaemonFixture.channelPath("main"), "\(DaemonFixture.channelInterface).Render", ["0", "0"])
+            == "io.github.tickerd.Ticker1.Error.InvalidOption")
+        #expect(try fixture.gdbusErrorName(manager, "\(DaemonFixture.control).Pause", ["absent"])
+            == "io.github.tickerd.Ticker1.Error.NoSuchChannel")
+        // Wrong signature and read-only properties are the standard errors.
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi"])
+            == "org.freedesktop.DBus.Error.InvalidArgs")
+        #expect(try fixture.gdbusErrorName(DaemonFixture.channelPath("main"), "org.freedesktop.DBus.Properties.Set",
+                                           [DaemonFixture.channelInterface, "Text", "<'x'>"])
+            == "org.freedesktop.DBus.Error.PropertyReadOnly")
+        // The limit: two messages a channel, the third is refused and nothing is lost.
+        _ = try fixture.post("one")
+        _ = try fixture.post("two")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "three", "{}"])
+            == "io.github.tickerd.Ticker1.Error.LimitExceeded")
+        let list = try fixture.call("List", "s", [""])
+        #expect((list.data.first as? [Any])?.count == 2)
+    }
+
+    @Test func replaceUpdateAndRemove() throws {
+        let fixture = try DaemonFixture()
+        let id = try fixture.post("first version", options: ["id", "s", "news"])
+        #expect(id == "news")
+        _ = try fixture.post("second version", options: ["id", "s", "news"])
+        #expect(try fixture.property("main", "Text").value as? String == "second version")
+        _ = try fixture.call("Update", "sa{sv}", ["news", "1", "text", "s", "third version"])
+        #expect(try fixture.property("main", "Text").value as? String == "third version")
+        _ = try fixture.call("Remove", "s", ["news"])
+        #expect(try fixture.property("main", "Text").value as? String == "")
+        #expect(try fixture.property("main", "Messages").value as? [String] == [])
+    }
+
+    @Test func postToANewChannelCreatesItAndConfigureChangesMotion() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Kiosk notice", channel: "lobby")
+        let channels = try fixture.busctl([
+            "get-property", DaemonFixture.service, DaemonFixture.managerPath, DaemonFixture.managerInterface, "Channels",
+        ])
+        #expect(channels.stdout.contains("/io/github/tickerd/Ticker1/channel/lobby"))
+        _ = try fixture.call("Configure", "sa{sv}", ["lobby", "2", "mode", "s", "static", "columns", "u", "30"])
+        #expect(try fixture.property("lobby", "Timeline").dictionary["mode"] as? String == "static")
+        #expect(try fixture.property("lobby", "Columns").value as? Int == 30)
+        let unknown = try fixture.callFailing("Configure", "sa{sv}", ["lobby", "1", "colour", "s", "red"])
+        #expect(unknown.contains("colour"))
+    }
+
+    @Test func pauseFreezesTheStreamAndResumeContinuesFromThere() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Paused text must not move while the channel is paused")
+        _ = try fixture.call("Pause", "s", ["main"])
+        #expect(try fixture.property("main", "Paused").value as? Bool == true)
+        let now = DaemonFixture.now()
+        let early = try fixture.render(columns: 20, at: now + 1_000_000)
+        let late = try fixture.render(columns: 20, at: now + 9_000_000)
+        #expect(early.text == late.text && early.offset == late.offset)
+        _ = try fixture.call("Resume", "s", ["main"])
+        #expect(try fixture.property("main", "Paused").value as? Bool == false)
+        let after = DaemonFixture.now()
+        let moved = try fixture.render(columns: 20, at: after + 5_000_000)
+        #expect(moved.text != early.text)
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A running `tickerd` on a private bus and the independent peers (busctl, gdbus, dbus-monitor)
+/// that talk to it.
+final class DaemonFixture: Sendable {
+    static let service = "io.github.tickerd.Ticker1"
+    static let managerPath = "/io/github/tickerd/Ticker1"
+    static let control = "io.github.tickerd.Ticker1.Control"
+    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
+    static let channelInterface = "io.github.tickerd.Ticker1.Channel"
+
+    let daemon: TickerdProcess
+
+    init(config: String = "", environment: [String: String] = [:]) throws {
+        daemon = try TickerdProcess(config: config, environment: environment)
+    }
+
+    deinit {
+        _ = try? daemon.stop()
+        daemon.bus.stop()
+    }
+
+    var address: String { daemon.bus.address }
+
+    static func channelPath(_ name: String) -> String { "\(managerPath)/channel/\(name)" }
+
+    /// `busctl --address=… --json=short call …`, failing the test when busctl fails.
+    func call(
+        _ member: String, _ signature: String = "", _ arguments: [String] = [],
+        path: String = DaemonFixture.managerPath, interface: String = DaemonFixture.control
+    ) throws -> BusctlReply {
+        let output = try busctl(["call", Self.service, path, interface, member] + (signature.isEmpty ? [] : [signature]) + arguments)
+        guard output.status == 0 else {
+            throw TestSupportError("busctl call \(member) failed: \(output.stderr)")
+        }
+        return try BusctlReply(json: output.stdout)
+    }
+
+    /// `busctl call` expected to fail: returns its error text (busctl prints the message).
+    func callFailing(
+        _ member: String, _ signature: String = "", _ arguments: [String] = [],
+        path: String = DaemonFixture.managerPath, interface: String = DaemonFixture.control
+    ) throws -> String {
+        let output = try busctl(["call", Self.service, path, interface, member] + (signature.isEmpty ? [] : [signature]) + arguments)
+        #expect(output.status != 0, "busctl call \(member) should have failed but printed \(output.stdout)")
+        return output.stderr
+    }
+
+    /// `gdbus call` returning (exit status, stdout, stderr); gdbus names the D-Bus error.
+    func gdbus(_ path: String, _ method: String, _ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run("gdbus", [
+            "call", "--address", address, "--dest", Self.service, "--object-path", path, "--method", method,
+        ] + arguments)
+    }
+
+    /// The D-Bus error name of a failing gdbus call, e.g. `io.github.tickerd.Ticker1.Error.InvalidText`.
+    func gdbusErrorName(_ path: String, _ method: String, _ arguments: [String]) throws -> String {
+        let output = try gdbus(path, method, arguments)
+        #expect(output.status != 0, "gdbus \(method) should have failed but printed \(output.stdout)")
+        // "Error: GDBus.Error:io.github.tickerd.Ticker1.Error.InvalidText: message"
+        guard let range = output.stderr.range(of: "GDBus.Error:") else { return output.stderr }
+        let rest = output.stderr[range.upperBound...]
+        return String(rest.prefix { $0 != ":" })
+    }
+
+    /// A channel property as busctl's JSON.
+    func property(_ channel: String, _ name: String) throws -> BusctlReply {
+        let output = try busctl(["get-property", Self.service, Self.channelPath(channel), Self.channelInterface, name])
+        guard output.status == 0 else { throw TestSupportError("get-property \(name): \(output.stderr)") }
+        return try BusctlReply(json: output.stdout)
+    }
+
+    /// Posts `text` to `channel` with `options` (busctl a{sv} arguments, e.g. ["ttl", "x", "5000000"]).
+    func post(_ text: String, channel: String = "main", options: [String] = []) throws -> String {
+        let reply = try call("Post", "ssa{sv}", [channel, text, "\(options.count / 3)"] + options)
+        return try #require(reply.strings.first)
+    }
+
+    /// `Render(columns, at)` → (text, offset).
+    func render(_ channel: String = "main", columns: Int, at: Int64) throws -> (text: String, offset: Double) {
+        let reply = try call(
+            "Render", "ux", ["\(columns)", "\(at)"], path: Self.channelPath(channel), interface: Self.channelInterface)
+        let text = try #require(reply.data.first as? String)
+        let offset = try #require((reply.data.dropFirst().first as? NSNumber)?.doubleValue)
+        return (text, offset)
+    }
+
+    /// Waits (polling the property, with a deadline) until `condition` holds for it.
+    func waitForProperty(
+        _ channel: String, _ name: String, timeout: Duration = .seconds(10), _ condition: (BusctlReply) -> Bool
+    ) throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            if condition(try property(channel, name)) { return true }
+        } while ContinuousClock.now < deadline
+        return false
+    }
+
+    func busctl(_ arguments: [String]) throws -> ChildProcess.Output {
+        try ChildProcess.run("busctl", ["--address=\(address)", "--json=short", "--"] + arguments)
+    }
+
+    /// CLOCK_REALTIME now in µs.
+    static func now() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
+    }
+}
+
+/// busctl's `--json=short` output: `{"type":"…","data":…}`. For `call`, `data` is the array of
+/// out arguments; for `get-property`, `value` is the property's value.
+struct BusctlReply: @unchecked Sendable {
+    let type: String
+    let value: Any
+
+    init(json: String) throws {
+        if json.allSatisfy(\.isWhitespace) {
+            type = ""
+            value = [Any]()
+            return
+        }
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+        guard let dictionary = object as? [String: Any], let type = dictionary["type"] as? String else {
+            throw TestSupportError("not busctl JSON: \(json)")
+        }
+        self.type = type
+        value = dictionary["data"] ?? NSNull()
+    }
+
+    /// The out arguments of a call.
+    var data: [Any] { value as? [Any] ?? [value] }
+
+    /// The string out arguments of a call.
+    var strings: [String] { data.compactMap { $0 as? String } }
+
+    /// A dictionary property (`a{sv}`) with the variants unwrapped.
+    var dictionary: [String: Any] {
+        guard let entries = value as? [String: Any] else { return [:] }
+        return entries.mapValues { ($0 as? [String: Any])?["data"] ?? $0 }
+    }
+}
