@@ -27,7 +27,7 @@ struct ListCommand: ParsableCommand {
             if json {
                 print(messages.json.text)
             } else {
-                for line in messages.table(zones: ZoneInfoLoader(), now: WallClock.now()).lines { print(line) }
+                for line in messages.table(zones: ZoneInfoLoader()).lines { print(line) }
             }
         }
     }
@@ -54,14 +54,6 @@ struct MessageListing {
         self.messages = messages
     }
 
-    /// Field keys shown first, in this order; the text always comes last.
-    static let leadingKeys = ["channel", "priority", "active", "urgent", "start", "end", "ttl", "calendar",
-                              "duration", "effect", "reveal"]
-    /// Keys holding instants (shown as local timestamps).
-    static let instantKeys: Set<String> = ["start", "end", "posted", "postedAt", "next", "until"]
-    /// Keys holding durations (shown as time spans).
-    static let spanKeys: Set<String> = ["ttl", "duration", "reveal"]
-
     /// The messages as JSON: an array of objects, `id` first.
     var json: JSONValue {
         .array(messages.map { message in
@@ -70,30 +62,36 @@ struct MessageListing {
         })
     }
 
-    /// The messages as a table: ID, the fields any message has, TEXT.
-    func table(zones: any TimeZoneLookup, now: Instant) -> TextTable {
-        let present = Set(messages.flatMap { $0.fields.keys })
-        var keys = Self.leadingKeys.filter(present.contains)
-        keys += present.subtracting(keys).subtracting(["text", "id"]).sorted()
-        if present.contains("text") { keys.append("text") }
-        var table = TextTable(header: ["ID"] + keys.map { $0.uppercased() })
-        for message in messages {
-            table.rows.append([message.id] + keys.map { key in
-                guard let value = message.fields[key] else { return "-" }
-                return Self.cell(key: key, value: value, zones: zones)
-            })
+    /// The messages as a table: ID, CHANNEL, PRIO, STATE (active, waiting, urgent), WHEN (the
+    /// window), TEXT.
+    func table(zones: any TimeZoneLookup) -> TextTable {
+        var table = TextTable(header: ["ID", "CHANNEL", "PRIO", "STATE", "WHEN", "TEXT"])
+        for (id, fields) in messages {
+            var state = fields["active"]?.boolValue == false ? "waiting" : "active"
+            if fields["urgent"]?.boolValue == true { state += ",urgent" }
+            if let effect = fields["effect"]?.stringValue { state += "," + effect }
+            table.rows.append([
+                id, fields["channel"]?.plainText ?? "-", fields["priority"]?.plainText ?? "0", state,
+                Self.window(fields, zones: zones), fields["text"]?.plainText ?? "",
+            ])
         }
         return table
     }
 
-    /// One field as a person reads it.
-    static func cell(key: String, value: DBusValue, zones: any TimeZoneLookup) -> String {
-        if instantKeys.contains(key), let instant = value.int64Value {
-            return TimestampFormat.timestamp(instant, in: zones.localZone)
+    /// The message's window in words: `always`, `until T`, `from T`, `T – T`, `EXPR for SPAN`.
+    static func window(_ fields: [String: DBusValue], zones: any TimeZoneLookup) -> String {
+        func time(_ key: String) -> String? {
+            fields[key]?.int64Value.map { TimestampFormat.timestamp($0, in: zones.localZone) }
         }
-        if spanKeys.contains(key), let span = value.int64Value {
-            return TimeSpan(microseconds: span).formatted()
+        if let calendar = fields["calendar"]?.stringValue {
+            let duration = fields["duration"]?.int64Value.map { TimeSpan(microseconds: $0).formatted() } ?? "?"
+            return "\(calendar) for \(duration)"
         }
-        return value.plainText
+        switch (time("start"), time("end")) {
+        case let (start?, end?): return "\(start) – \(end)"
+        case let (start?, nil): return "from \(start)"
+        case let (nil, end?): return "until \(end)"
+        case (nil, nil): return "always"
+        }
     }
 }

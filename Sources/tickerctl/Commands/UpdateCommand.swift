@@ -20,15 +20,11 @@ struct UpdateCommand: ParsableCommand {
     @Option(help: "A new text; - reads it from standard input.")
     var text: String?
 
-    /// Move the message to this channel.
-    @Option(help: "Move the message to this channel.")
-    var channel: String?
-
     @OptionGroup var message: MessageOptions
 
     func validate() throws {
         if message.id != nil { throw ValidationError("update takes the message's id as its argument, not --id.") }
-        if text == nil && channel == nil && message.isEmpty {
+        if text == nil && message.isEmpty {
             throw ValidationError("Nothing to change: give --text or another option.")
         }
     }
@@ -37,7 +33,6 @@ struct UpdateCommand: ParsableCommand {
         try FailureReporting.run {
             var changes = try message.dictionary(now: WallClock.now(), zones: ZoneInfoLoader())
             if let text { changes["text"] = .string(try MessageText.resolve(text)) }
-            if let channel { changes["channel"] = .string(channel) }
             let client = try DaemonClient(connection.bus)
             try client.control("Update", [.string(id), .vardict(changes)])
         }

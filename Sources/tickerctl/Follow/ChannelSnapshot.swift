@@ -10,6 +10,13 @@ struct ChannelSnapshot: Sendable {
     /// The channel's configured columns (used when `--columns` is not given).
     var columns: Int
 
+    /// A snapshot of known values.
+    init(timeline: Timeline, text: String, columns: Int) {
+        self.timeline = timeline
+        self.text = text
+        self.columns = columns
+    }
+
     /// Reads a channel's `GetAll` reply.
     init(properties: [String: DBusValue]) throws(TimelineFieldError) {
         guard let fields = properties["Timeline"]?.vardictValue else {

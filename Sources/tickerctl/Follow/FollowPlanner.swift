@@ -23,14 +23,14 @@ struct FollowPlanner: Sendable {
         let blank = String(repeating: " ", count: max(0, columns))
         switch source {
         case .offline:
-            return PanelLine(text: blank, offset: 0, fullText: "", channel: channel, state: .offline)
+            return PanelLine(text: blank, offset: 0, fullText: "", channel: channel, state: .offline, at: now)
         case .missingChannel:
-            return PanelLine(text: blank, offset: 0, fullText: "", channel: channel, state: .empty)
+            return PanelLine(text: blank, offset: 0, fullText: "", channel: channel, state: .empty, at: now)
         case .channel(let snapshot):
             let frame = snapshot.timeline.frame(columns: columns, at: now)
             return PanelLine(
                 text: CellFit.fit(frame.text, columns: columns), offset: frame.offset, fullText: snapshot.text,
-                channel: channel, state: state(of: snapshot, columns: columns, at: now))
+                channel: channel, state: state(of: snapshot, columns: columns, at: now), at: now)
         }
     }
 

@@ -10,8 +10,10 @@ struct PanelLine: Equatable, Sendable {
     var channel: String
     /// What the panel shows.
     var state: PanelState
+    /// The instant the line was computed for (µs since the epoch; `Render` at it gives `text`).
+    var at: Int64
 
-    /// Whether `other` looks the same on a panel (the offset is not visible in a text panel).
+    /// Whether `other` looks the same on a panel (neither the offset nor the instant is visible on a text panel).
     func looksLike(_ other: PanelLine) -> Bool {
         text == other.text && fullText == other.fullText && channel == other.channel && state == other.state
     }

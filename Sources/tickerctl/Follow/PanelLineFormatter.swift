@@ -22,7 +22,7 @@ struct PlainLineFormatter: PanelLineFormatter {
     var farewell: String { inPlace ? "\n" : "" }
 }
 
-/// `json`: `{"text", "offset", "full_text", "channel", "state"}` a line.
+/// `json`: `{"text", "offset", "full_text", "channel", "state", "at"}` a line.
 struct JSONLineFormatter: PanelLineFormatter {
     func format(_ line: PanelLine) -> String {
         JSONValue.object([
@@ -31,6 +31,7 @@ struct JSONLineFormatter: PanelLineFormatter {
             ("full_text", .string(line.fullText)),
             ("channel", .string(line.channel)),
             ("state", .string(line.state.rawValue)),
+            ("at", .integer(line.at)),
         ]).text + "\n"
     }
 }
