@@ -99,6 +99,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "TickerctlTests",
+            dependencies: ["tickerctl", "TestSupport", "TickerModel", "DBus"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "TickerModelTests",
             dependencies: ["TickerModel"],
             swiftSettings: strictSettings

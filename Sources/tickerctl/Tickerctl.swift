@@ -3,10 +3,26 @@ import ArgumentParser
 /// The tickerctl client entry point.
 @main
 struct Tickerctl: ParsableCommand {
+    /// The client's version.
+    static let version = "0.1.0"
+
     static let configuration = CommandConfiguration(
         commandName: "tickerctl",
         abstract: "Post to, query and follow the tickerd daemon.",
-        version: "0.1.0",
-        subcommands: [CalendarCommand.self]
+        discussion: """
+            Every command takes --bus session|system|ADDRESS (default: session). Shell completions: \
+            tickerctl --generate-completion-script bash|zsh|fish.
+            """,
+        version: version,
+        subcommands: [
+            PostCommand.self, UpdateCommand.self, RemoveCommand.self, ListCommand.self, SetCommand.self,
+            ConfigureCommand.self, PauseCommand.self, ResumeCommand.self, ReloadCommand.self,
+            StatusCommand.self, RenderCommand.self, CalendarCommand.self, FollowCommand.self,
+        ]
     )
+
+    /// Parses the command line (with a leading `--bus` moved after the command name) and runs it.
+    static func main() {
+        main(GlobalArguments.reorder(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -1,0 +1,77 @@
+import DBus
+
+/// A blocking client of the daemon: one private connection, calls that wait for their reply.
+///
+/// Each command makes a few calls and exits, so blocking calls keep it simple; `follow` uses its
+/// own event-driven ``Follower`` instead.
+final class DaemonClient {
+    /// The loop the connection belongs to (run only by `follow`).
+    let loop: EventLoop
+    /// The connection to the bus.
+    let connection: Connection
+    /// The bus, for messages.
+    let selection: BusSelection
+    /// How long a call may take before it fails with `NoReply`.
+    static let callTimeout: Duration = .seconds(10)
+
+    /// Connects to `selection` on a loop owned by the calling thread.
+    init(_ selection: BusSelection) throws(ClientFailure) {
+        self.selection = selection
+        do {
+            loop = try EventLoop()
+            connection = try Connection(bus: selection.bus, loop: loop)
+        } catch {
+            throw .cannotConnect(selection, DBusError(from: error))
+        }
+    }
+
+    deinit { connection.close() }
+
+    /// Calls `interface.member` on `path` of the daemon and returns the reply's arguments.
+    func call(
+        _ member: String, interface: String, path: ObjectPath, arguments: [DBusValue] = []
+    ) throws(ClientFailure) -> [DBusValue] {
+        do {
+            return try connection.callBlocking(
+                destination: TickerAPI.busName, path: path, interface: interface, member: member,
+                arguments: arguments, timeout: Self.callTimeout)
+        } catch {
+            throw .daemon(DBusError(from: error), selection)
+        }
+    }
+
+    /// Calls a method of the `Control` interface.
+    @discardableResult
+    func control(_ member: String, _ arguments: [DBusValue] = []) throws(ClientFailure) -> [DBusValue] {
+        try call(member, interface: TickerAPI.controlInterface, path: managerPath(), arguments: arguments)
+    }
+
+    /// All properties of `interface` at `path`.
+    func properties(of interface: String, at path: ObjectPath) throws(ClientFailure) -> [String: DBusValue] {
+        let reply = try call("GetAll", interface: TickerAPI.propertiesInterface, path: path, arguments: [.string(interface)])
+        guard let first = reply.first, let dictionary = first.vardictValue else {
+            throw .unexpectedReply("GetAll(\(interface)) answered \(reply.map(\.type.signature))")
+        }
+        return dictionary
+    }
+
+    /// The manager object's path.
+    func managerPath() throws(ClientFailure) -> ObjectPath {
+        do {
+            return try TickerAPI.managerPath
+        } catch {
+            throw .unexpectedReply("invalid manager path")
+        }
+    }
+
+    /// The path of channel `name` (a usage error for an invalid name).
+    func channelPath(_ name: String) throws(ClientFailure) -> ObjectPath {
+        do {
+            return try TickerAPI.channelPath(name)
+        } catch let error as UsageError {
+            throw .usage(error)
+        } catch {
+            throw .usage(UsageError("invalid channel name '\(name)'"))
+        }
+    }
+}

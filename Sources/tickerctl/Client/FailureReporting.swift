@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+
+/// Runs a command body and turns its failures into `tickerctl: …` lines on stderr and an exit
+/// status, so every command reports errors the same way.
+enum FailureReporting {
+    /// Runs `body`; on failure prints the error and throws the matching `ExitCode`.
+    static func run(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as ClientFailure {
+            report(failure.lines)
+            throw ExitCode(failure.exitStatus)
+        } catch let error as UsageError {
+            report([error.description])
+            throw ExitCode(64)
+        }
+    }
+
+    /// Writes each line to stderr prefixed with `tickerctl: `.
+    static func report(_ lines: [String]) {
+        for line in lines {
+            FileHandle.standardError.write(Data(("tickerctl: " + line + "\n").utf8))
+        }
+    }
+}

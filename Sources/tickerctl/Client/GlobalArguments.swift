@@ -1,0 +1,25 @@
+/// Lets `--bus` come before the command name (`tickerctl --bus system status`), as the usage line
+/// promises: swift-argument-parser only accepts a subcommand's options after its name, so the
+/// leading `--bus` words are moved behind the name before parsing.
+enum GlobalArguments {
+    /// `arguments` (without the program name) with leading `--bus X` / `--bus=X` moved after the
+    /// first word that is not an option.
+    static func reorder(_ arguments: [String]) -> [String] {
+        var global: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            if word.hasPrefix("--bus=") {
+                global.append(word)
+                index += 1
+            } else if word == "--bus", index + 1 < arguments.count {
+                global += [word, arguments[index + 1]]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !global.isEmpty, index < arguments.count else { return arguments }
+        return [arguments[index]] + global + arguments[(index + 1)...]
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import DBus
+
+/// `tickerctl configure`: changes a channel's settings.
+struct ConfigureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "configure",
+        abstract: "Change a channel's settings (creates the channel when new).",
+        discussion: """
+            Settings: mode=continuous|scroll|bounce|static|pages, speed=CELLS_PER_SECOND, \
+            cycle=SPAN (speed as one cycle's duration), delay=SPAN, easing=NAME, loops=N, \
+            direction=left|right, align=left|center|right, separator=TEXT, gap=TEXT, columns=N, \
+            frame-rate=FPS (0 = no broadcast).
+            Example: tickerctl configure main mode=scroll delay=3s easing=easeInOutCubic
+            """
+    )
+
+    @OptionGroup var connection: BusOptions
+
+    /// The channel.
+    @ArgumentParser.Argument(help: "The channel.")
+    var channel: String
+
+    /// `key=value` words.
+    @ArgumentParser.Argument(help: ArgumentHelp("Settings to change.", valueName: "key=value"))
+    var settings: [String] = []
+
+    func run() throws {
+        try FailureReporting.run {
+            let dictionary = try ChannelSettingArguments.parse(settings)
+            try DaemonClient(connection.bus).control("Configure", [.string(channel), .vardict(dictionary)])
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import DBus
+import Foundation
+
+/// `tickerctl follow`: the panel feed.
+struct FollowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "follow",
+        abstract: "Print a channel's visible text whenever it changes (for panels).",
+        discussion: """
+            Frames are computed here from the channel's Timeline, so following costs no bus traffic \
+            per frame; a line is printed only when the visible text changes. When the daemon goes \
+            away the line turns empty (state/class "offline") and following resumes when it is back. \
+            SIGTERM, SIGINT and a closed pipe end it cleanly.
+            Formats: plain (a terminal), json, waybar (return-type json), polybar (tail = true), \
+            i3blocks (interval=persist). See contrib/ for ready configurations.
+            """
+    )
+
+    @OptionGroup var connection: BusOptions
+
+    /// The channel.
+    @Option(help: "The channel to follow.")
+    var channel: String = TickerAPI.defaultChannel
+
+    /// Width in cells.
+    @Option(help: "Width in terminal cells (default: the channel's Columns).")
+    var columns: UInt32?
+
+    /// The line format.
+    @Option(help: ArgumentHelp("Line format.", valueName: "plain|json|waybar|polybar|i3blocks"))
+    var format: FollowFormat = .plain
+
+    /// Most lines a second.
+    @Option(help: "At most this many lines a second.")
+    var fps: Double = 30
+
+    func validate() throws {
+        guard fps.isFinite, fps > 0, fps <= 240 else { throw ValidationError("--fps must be above 0 and at most 240.") }
+        if let columns, columns == 0 || columns > 4096 { throw ValidationError("--columns must be 1 to 4096.") }
+        do {
+            _ = try TickerAPI.channelPath(channel)
+        } catch {
+            throw ValidationError("--channel: \(error)")
+        }
+    }
+
+    func run() throws {
+        // A closed pipe is an EPIPE from write(2), handled as the end; termination signals go to
+        // the loop's signalfd. Blocked before the loop (or libdbus) starts any thread.
+        signal(SIGPIPE, SIG_IGN)
+        try EventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
+        let loop = try EventLoop()
+        let output = StandardOutput()
+        let planner = FollowPlanner(
+            channel: channel, columnsOverride: columns.map(Int.init),
+            minimumInterval: Int64((1_000_000 / fps).rounded()))
+        let follower = try Follower(
+            loop: loop, selection: connection.bus, channel: channel, planner: planner,
+            formatter: format.formatter(terminal: output.isTerminal), output: output,
+            onOutputClosed: { loop.stop() })
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            try loop.onSignal(signal) { _ in loop.stop() }
+        }
+        follower.start()
+        loop.run()
+        follower.stop()
+    }
+}

@@ -1,0 +1,69 @@
+import DBus
+import TickerModel
+
+/// What `follow` knows of its channel: the properties it needs to compute every frame itself.
+struct ChannelSnapshot: Sendable {
+    /// The motion (DESIGN.md §3 `Timeline`).
+    var timeline: Timeline
+    /// The full text of the active messages.
+    var text: String
+    /// The channel's configured columns (used when `--columns` is not given).
+    var columns: Int
+
+    /// A snapshot of known values.
+    init(timeline: Timeline, text: String, columns: Int) {
+        self.timeline = timeline
+        self.text = text
+        self.columns = columns
+    }
+
+    /// Reads a channel's `GetAll` reply.
+    init(properties: [String: DBusValue]) throws(TimelineFieldError) {
+        guard let fields = properties["Timeline"]?.vardictValue else {
+            throw TimelineFieldError("the channel has no Timeline property")
+        }
+        timeline = try Timeline(fields: Self.timelineFields(fields))
+        text = properties["Text"]?.stringValue ?? ""
+        columns = Int(properties["Columns"]?.uint32Value ?? 0)
+    }
+
+    /// Applies the changed properties of a `PropertiesChanged` signal.
+    mutating func apply(_ changed: [String: DBusValue]) throws(TimelineFieldError) {
+        if let fields = changed["Timeline"]?.vardictValue {
+            timeline = try Timeline(fields: Self.timelineFields(fields))
+        }
+        if let text = changed["Text"]?.stringValue { self.text = text }
+        if let columns = changed["Columns"]?.uint32Value { self.columns = Int(columns) }
+    }
+
+    /// Whether nothing is on the tape.
+    var isEmpty: Bool {
+        timeline.tape.contentWidth == 0 && timeline.pending == nil && text.isEmpty
+    }
+
+    /// The `a{sv}` as the model's Timeline dictionary; values of other types are left out (the
+    /// model then names the key whose value is missing).
+    static func timelineFields(_ fields: [String: DBusValue]) -> [String: TimelineValue] {
+        var result: [String: TimelineValue] = [:]
+        for (key, value) in fields {
+            switch value.unwrappingVariant {
+            case .string(let text): result[key] = .string(text)
+            case .double(let number): result[key] = .double(number)
+            case .int64(let number): result[key] = .int64(number)
+            case .uint32(let number): result[key] = .uint32(number)
+            default: continue
+            }
+        }
+        return result
+    }
+}
+
+/// Where `follow` stands with the daemon.
+enum FollowSource: Sendable {
+    /// The daemon (or the bus) is not there.
+    case offline
+    /// The daemon is there but the channel does not exist (yet).
+    case missingChannel
+    /// The channel as last read.
+    case channel(ChannelSnapshot)
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// tickerctl's commands against the real daemon on a private bus, checked with busctl.
+@Suite(.serialized) struct CommandTests {
+    @Test func postListUpdateRemoveRoundTrip() throws {
+        let fixture = try CLIFixture()
+        let id = try fixture.ok(["post", "--priority", "4", "--ttl", "1h", "First message"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!id.isEmpty)
+        #expect(try fixture.property("Text") as? String == "First message")
+        #expect(try fixture.property("Messages") as? [String] == [id])
+
+        let custom = try fixture.ok(["post", "--channel", "news", "--id", "weather", "Sunny"])
+        #expect(custom == "weather\n")
+
+        let json = try fixture.ok(["list", "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let first = try #require(entries.first { $0["id"] as? String == id })
+        #expect(first["text"] as? String == "First message")
+        #expect(first["priority"] as? Int == 4)
+        #expect(first["ttl"] as? Int == 3_600_000_000)
+        #expect(entries.contains { $0["id"] as? String == "weather" && $0["channel"] as? String == "news" })
+
+        let table = try fixture.ok(["list", "--channel", "news"])
+        #expect(table.split(separator: "\n").count == 2)
+        #expect(table.contains("weather") && table.contains("Sunny") && !table.contains("First message"))
+
+        _ = try fixture.ok(["update", id, "--text", "Changed text"])
+        #expect(try fixture.property("Text") as? String == "Changed text")
+
+        _ = try fixture.ok(["remove", id])
+        #expect(try fixture.property("Messages") as? [String] == [])
+    }
+
+    @Test func postReadsStandardInput() throws {
+        let fixture = try CLIFixture()
+        let output = try ChildProcess.run("bash", [
+            "-c", "printf 'from a pipe\\n' | \"$0\" --bus \"$1\" post -", CLIFixture.tickerctl, fixture.address,
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(try fixture.property("Text") as? String == "from a pipe")
+    }
+
+    @Test func configurePauseResumeAndRenderAgreeWithTheDaemon() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "A ticker message that is much longer than the panel"])
+        _ = try fixture.ok(["configure", "main", "mode=scroll", "delay=1s", "easing=easeInOutCubic", "columns=24"])
+        let timeline = try #require(try fixture.property("Timeline") as? [String: Any])
+        #expect((timeline["mode"] as? [String: Any])?["data"] as? String == "scroll")
+        #expect((timeline["delay"] as? [String: Any])?["data"] as? Int == 1_000_000)
+        #expect((timeline["easing"] as? [String: Any])?["data"] as? String == "easeInOutCubic")
+        #expect(try fixture.property("Columns") as? Int == 24)
+
+        _ = try fixture.ok(["pause"])
+        #expect(try fixture.property("Paused") as? Bool == true)
+        _ = try fixture.ok(["resume", "main"])
+        #expect(try fixture.property("Paused") as? Bool == false)
+
+        // render --at gives the daemon's frame at that instant; without --columns, the channel's.
+        let at = CLIFixture.nowMicroseconds() + 2_345_678
+        let rendered = try fixture.ok(["render", "--at", "@\(Double(at) / 1e6)", "--columns", "15"])
+        #expect(rendered == (try fixture.render(columns: 15, at: at)) + "\n")
+        let wide = try fixture.ok(["render", "--json", "--at", "@\(Double(at) / 1e6)"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(wide.utf8)) as? [String: Any])
+        #expect(object["text"] as? String == (try fixture.render(columns: 24, at: at)))
+    }
+
+    @Test func setSendsACounterValueWithTypedOptions() throws {
+        let fixture = try CLIFixture()
+        let monitor = try ChildProcess("dbus-monitor", [
+            "--address", fixture.address, "type='method_call',interface='io.github.tickerd.Ticker1.Control'",
+        ])
+        defer { monitor.kill() }
+        #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("NameAcquired") || $0.contains("member=Hello") })
+        let output = try fixture.run(["set", "--decimals", "1", "--suffix", " °C", "--duration", "2s", "temperature", "21.5"])
+        #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("member=SetValue") && $0.contains("\" °C\"") })
+        let call = String(try #require(monitor.standardOutput.components(separatedBy: "member=SetValue").last))
+        #expect(call.contains("string \"main\""))
+        #expect(call.contains("string \"temperature\""))
+        #expect(call.contains("double 21.5"))
+        #expect(call.contains("variant             uint32 1"))
+        #expect(call.contains("variant             int64 2000000"))
+        // Success, or the daemon's error as one line with its D-Bus name.
+        #expect(output.status == 0 || (output.stderr.split(separator: "\n").count == 1
+            && output.stderr.hasPrefix("tickerctl: ") && output.stderr.contains(".Error.")))
+    }
+
+    @Test func statusShowsVersionChannelsMessagesAndSubscribers() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "one"])
+        _ = try fixture.ok(["post", "--channel", "alerts", "two"])
+        let text = try fixture.ok(["status"])
+        #expect(text.hasPrefix("tickerd "))
+        #expect(text.contains("2 channels, 2 active messages"))
+        #expect(text.contains("alerts") && text.contains("main"))
+        let json = try fixture.ok(["status", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let channels = try #require(object["channels"] as? [[String: Any]])
+        #expect(Set(channels.compactMap { $0["Name"] as? String }) == ["alerts", "main"])
+        #expect(channels.allSatisfy { $0["Subscribers"] is Int })
+        #expect(object["version"] as? String != nil)
+    }
+
+    @Test func daemonErrorsAreOneLineWithTheirNameAndAFailingStatus() throws {
+        let fixture = try CLIFixture()
+        let missing = try fixture.run(["remove", "no-such-id"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.NoSuchMessage: "))
+        #expect(missing.stderr.split(separator: "\n").count == 1)
+
+        let badText = try fixture.run(["post", "bidi \u{202E} override"])
+        #expect(badText.status == 1)
+        #expect(badText.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidText: "))
+
+        let badDots = try fixture.run(["post", "--effect", "dots", "no trailing dots"])
+        #expect(badDots.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidText: "))
+
+        let badCalendar = try fixture.run(["post", "--calendar", "Mon..Blursday", "--duration", "1h", "x"])
+        #expect(badCalendar.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidCalendar: "))
+
+        let usage = try fixture.run(["configure", "main", "colour=red"])
+        #expect(usage.status == 64)
+        #expect(usage.stderr.hasPrefix("tickerctl: unknown setting 'colour'"))
+    }
+
+    @Test func aMissingDaemonSaysHowToStartIt() throws {
+        let bus = try PrivateBus()
+        let output = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", bus.address, "status"])
+        #expect(output.status == 69)
+        let lines = output.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("tickerctl: org.freedesktop.DBus.Error.ServiceUnknown: ") == true)
+        #expect(lines.last == "tickerctl: tickerd is not running on the bus at \(bus.address); start it with `tickerd --bus \(bus.address)`")
+    }
+
+    @Test func completionScriptsAreGenerated() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let output = try ChildProcess.run(CLIFixture.tickerctl, ["--generate-completion-script", shell])
+            #expect(output.status == 0)
+            #expect(output.stdout.contains("follow") && output.stdout.contains("configure"))
+        }
+    }
+}
+
+extension CLIFixture {
+    /// CLOCK_REALTIME now in µs.
+    static func nowMicroseconds() -> Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import tickerctl
+
+/// `tickerctl follow` against the real daemon: its frames are the daemon's, it survives restarts,
+/// and it ends cleanly when told to or when its reader goes away.
+@Suite(.serialized) struct FollowTests {
+    static let long = "Breaking: tickerd now follows every panel — waybar, polybar, i3blocks and GNOME Shell"
+
+    @Test func followFramesEqualRenderAtTheSameInstants() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", Self.long])
+        _ = try fixture.ok(["configure", "main", "speed=20"])
+        let follow = try fixture.follow(["--format", "json", "--columns", "14"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).count >= 12 })
+        follow.kill(SIGTERM)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+        let lines = CLIFixture.jsonLines(follow.standardOutput)
+        #expect(lines.count >= 12)
+        var previous: String?
+        for line in lines {
+            let text = try #require(line["text"] as? String)
+            let at = try #require((line["at"] as? NSNumber)?.int64Value)
+            #expect(line["state"] as? String == "scrolling")
+            #expect(line["full_text"] as? String == Self.long)
+            #expect(text == (try fixture.render(columns: 14, at: at)), "frame at \(at)")
+            #expect(text != previous, "a line is printed only when the text changes")
+            previous = text
+        }
+    }
+
+    @Test func followSurvivesADaemonRestartAndKeepsPrinting() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", Self.long])
+        let follow = try fixture.follow(["--format", "waybar", "--columns", "20"])
+        // The predicates read the text they are given (the output is locked while they run).
+        func classes(_ text: String) -> [String] { CLIFixture.jsonLines(text).compactMap { $0["class"] as? String } }
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { classes($0).contains("scrolling") })
+
+        try fixture.daemon.stop()
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { classes($0).last == "offline" })
+        let offline = try #require(CLIFixture.jsonLines(follow.standardOutput).last)
+        #expect(offline["text"] as? String == String(repeating: " ", count: 20))
+        let linesWhileOffline = classes(follow.standardOutput).count
+
+        try fixture.daemon.start()
+        #expect(follow.waitForOutput(timeout: .seconds(15)) {
+            classes($0).count > linesWhileOffline + 3 && classes($0).last == "scrolling"
+        })
+        #expect(!follow.hasExited)
+        follow.kill(SIGINT)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func waybarLinesStayValidAndExactlyWideForHostileText() throws {
+        let fixture = try CLIFixture()
+        let hostile = "<b>bold</b> & \"quotes\" 'single' %{F#f00}red%{F-} 日本語 🎉 end"
+        _ = try fixture.ok(["post", hostile])
+        _ = try fixture.ok(["configure", "main", "speed=25"])
+        let follow = try fixture.follow(["--format", "waybar", "--columns", "16"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).count >= 15 })
+        follow.kill(SIGTERM)
+        _ = try follow.wait(timeout: .seconds(10))
+        let rawLines = follow.standardOutput.split(separator: "\n")
+        let objects = CLIFixture.jsonLines(follow.standardOutput)
+        #expect(objects.count == rawLines.count, "every line is one JSON object")
+        for object in objects {
+            let text = try #require(object["text"] as? String)
+            let plain = text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&")
+            #expect(!text.contains("<") && !text.contains(">"))
+            #expect(WidthTests.referenceWidth(plain) == 16, "\(plain.debugDescription)")
+            #expect(object["tooltip"] as? String == FormatTests.referencePangoEscape(hostile))
+        }
+    }
+
+    @Test func aChannelThatDoesNotExistYetShowsEmptyThenItsText() throws {
+        let fixture = try CLIFixture()
+        let follow = try fixture.follow(["--format", "json", "--channel", "later", "--columns", "10"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).last?["state"] as? String == "empty" })
+        _ = try fixture.ok(["post", "--channel", "later", "hello"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) {
+            CLIFixture.jsonLines($0).last?["text"] as? String == "hello     "
+        })
+        #expect(CLIFixture.jsonLines(follow.standardOutput).last?["state"] as? String == "static")
+        follow.kill(SIGTERM)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test(arguments: ["scrolling", "idle"])
+    func followEndsCleanlyWhenThePanelClosesThePipe(kind: String) throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", kind == "scrolling" ? Self.long : "fits"])
+        // `head` leaves after its lines; follow must notice (EPIPE, or the pipe's error while idle).
+        let output = try ChildProcess.run("bash", [
+            "-c", "\"$0\" --bus \"$1\" follow --format polybar --columns 30 | head -n 1 >/dev/null; echo \"status=${PIPESTATUS[0]}\"",
+            CLIFixture.tickerctl, fixture.address,
+        ], timeout: .seconds(30))
+        #expect(output.stdout == "status=0\n", "\(output.stderr)")
+    }
+}

@@ -1,0 +1,91 @@
+import Testing
+import TickerModel
+@testable import tickerctl
+
+/// Every line `follow` prints is exactly N cells wide, with wide (CJK, emoji) and zero-width
+/// clusters anywhere, cut by any window.
+@Suite struct WidthTests {
+    /// Reference widths of the test alphabet, written down by hand from the rules (DESIGN §4).
+    static let alphabet: [(Character, Int)] = [
+        ("a", 1), ("Z", 1), (" ", 1), ("•", 1), ("é", 1), ("<", 1), ("%", 1),
+        ("日", 2), ("本", 2), ("語", 2), ("한", 2), ("🎉", 2), ("👍🏽", 2), ("🇩🇪", 2), ("❤️", 2),
+        ("e\u{301}", 1), ("\u{200B}", 0),
+    ]
+
+    static func referenceWidth(_ text: String) -> Int {
+        text.reduce(0) { sum, cluster in
+            sum + (alphabet.first { $0.0 == cluster }?.1 ?? 1)
+        }
+    }
+
+    static func randomText(_ random: inout SplitMix, length: Int) -> String {
+        var text = ""
+        for _ in 0..<length {
+            text.append(alphabet[Int(random.next() % UInt64(alphabet.count))].0)
+        }
+        return text
+    }
+
+    @Test func cellFitGivesExactlyNCellsAndKeepsAPrefix() {
+        var random = SplitMix(seed: 7)
+        for _ in 0..<500 {
+            let text = Self.randomText(&random, length: Int(random.next() % 30))
+            let columns = Int(random.next() % 25)
+            let fitted = CellFit.fit(text, columns: columns)
+            #expect(Self.referenceWidth(fitted) == columns, "\(text.debugDescription) in \(columns)")
+            let kept = fitted.trimmingTrailingSpaces
+            #expect(text.hasPrefix(kept) || kept.isEmpty, "\(fitted.debugDescription) from \(text.debugDescription)")
+        }
+    }
+
+    @Test func cellFitReplacesAWideClusterCutByTheEdgeWithASpace() {
+        #expect(CellFit.fit("ab日本", columns: 3) == "ab ")
+        #expect(CellFit.fit("🎉", columns: 1) == " ")
+        #expect(CellFit.fit("", columns: 4) == "    ")
+    }
+
+    @Test func followLinesAreExactlyNCellsInEveryModeAndWindow() throws {
+        var random = SplitMix(seed: 42)
+        let modes: [Mode] = [.continuous, .scroll, .bounce, .static, .pages]
+        for round in 0..<60 {
+            let messages = (0..<(1 + Int(random.next() % 3))).map { _ in Self.randomText(&random, length: 3 + Int(random.next() % 25)) }
+            var settings = ChannelSettings()
+            settings.mode = modes[round % modes.count]
+            settings.speed = .cellsPerSecond(3 + Double(random.next() % 20))
+            settings.direction = round % 2 == 0 ? .left : .right
+            let tape = Tape(messages: messages, separator: settings.separator, gap: settings.gap)
+            let start: Instant = 1_700_000_000_000_000
+            let timeline = Timeline(tape: tape, settings: try settings.validated(), at: start)
+            let snapshot = ChannelSnapshot(timeline: timeline, text: messages.joined(separator: " • "), columns: 0)
+            let columns = 1 + Int(random.next() % 30)
+            let planner = FollowPlanner(channel: "main", columnsOverride: columns, minimumInterval: 0)
+            for step in 0..<40 {
+                let at = start + Int64(step) * 97_531
+                let line = planner.line(for: .channel(snapshot), columns: columns, at: at)
+                #expect(Self.referenceWidth(line.text) == columns,
+                        "mode \(settings.mode) \(columns) columns: \(line.text.debugDescription)")
+            }
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for reproducible property tests.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+extension String {
+    var trimmingTrailingSpaces: String {
+        var view = Substring(self)
+        while view.last == " " { view.removeLast() }
+        return String(view)
+    }
+}
