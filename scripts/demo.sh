@@ -12,7 +12,7 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
-trap 'exit 0' INT TERM
+trap 'exit 0' INT TERM HUP
 
 cat > "$work/bus.conf" <<CONF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
@@ -21,7 +21,11 @@ cat > "$work/bus.conf" <<CONF
   <type>session</type>
   <listen>unix:path=$work/bus</listen>
   <auth>EXTERNAL</auth>
-  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
 </busconfig>
 CONF
 dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>/dev/null &
@@ -34,9 +38,14 @@ perl -pe 's/\@NOW\+(\d+)\@/"\@".('"$now"'+$1)/ge' examples/demo.toml > "$work/de
 
 TICKERD_LOG=stderr "$bin/tickerd" --bus "$address" --config "$work/demo.toml" --state-dir "$work/state" \
     2> "$work/tickerd.log" &
-pids+=($!)
-for _ in $(seq 100); do
-    busctl --address="$address" status io.github.tickerd.Ticker1 >/dev/null 2>&1 && break
+daemon=$!
+pids+=($daemon)
+until busctl --address="$address" --timeout=1 status io.github.tickerd.Ticker1 >/dev/null 2>&1; do
+    if ! kill -0 "$daemon" 2>/dev/null; then
+        echo "demo: tickerd did not start:" >&2
+        cat "$work/tickerd.log" >&2
+        exit 1
+    fi
     sleep 0.05
 done
 
