@@ -2,7 +2,11 @@
 #
 #   make demo      build release, start a private bus and show the ticker moving in this terminal
 #   make test      install what the tests need (apt), build, run every test
-#   make install   install binaries and service files (PREFIX, DESTDIR)
+#   make install   build release and install binaries, units, bus policy, activation files,
+#                  interface XML, man pages, completions and an example config (PREFIX, DESTDIR)
+#   make install-user
+#                  install for one desktop user under ~/.local: binaries, the user unit and the
+#                  session bus activation file (starts nothing)
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -19,15 +23,22 @@ SWIFT_BUILD_FLAGS ?=
 CONFIG ?= debug
 
 # Debian packages the build and the tests need.
+# Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
+# looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
+# passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
+# stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML, python3 for
+# the width-table generator check and the journal collector.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
-                systemd unicode-data tzdata procps util-linux
+                systemd unicode-data tzdata procps util-linux \
+                dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
+                strace libxml2 python3
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
-.PHONY: all deps build release test test-swift test-panels demo install clean
+.PHONY: all deps build release test test-swift test-panels demo install install-completions install-user clean
 
 all: build
 
@@ -46,8 +57,10 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
+# Release binaries carry the Swift runtime (--static-swift-stdlib), so an installed tickerd needs
+# only Debian's libdbus-1 and libsystemd, not the toolchain.
 release: deps
-	$(SWIFT) build -c release $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
 ## test: everything CI runs
 test: deps test-swift
@@ -65,10 +78,90 @@ test-panels: deps
 demo: release
 	@scripts/demo.sh
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 .build/release/tickerd $(DESTDIR)$(PREFIX)/bin/tickerd
-	install -m 0755 .build/release/tickerctl $(DESTDIR)$(PREFIX)/bin/tickerctl
+## install: build release, then install everything under $(DESTDIR)$(PREFIX).
+# BUILT=DIR installs binaries already built in DIR instead of building release (the install test
+# passes the test bundle's own folder, since `swift build` cannot run inside `swift test`).
+BUILT ?=
+BUILT_DIR = $(or $(BUILT),$(shell $(SWIFT) build -c release --static-swift-stdlib --show-bin-path))
+
+BINDIR         ?= $(PREFIX)/bin
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR    ?= $(PREFIX)/lib/systemd/user
+SYSUSERSDIR    ?= $(PREFIX)/lib/sysusers.d
+DATADIR        ?= $(PREFIX)/share
+MANDIR         ?= $(DATADIR)/man
+DOCDIR         ?= $(DATADIR)/doc/tickerd
+# dbus-daemon reads system bus policy from /usr/share/dbus-1/system.d and /etc/dbus-1/system.d
+# only, so anything but PREFIX=/usr puts the policy where a local administrator's policy goes.
+DBUSPOLICYDIR  ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
+
+# Rewrites the packaged /usr/bin/tickerd in units and activation files to where it is installed.
+rewrite_exec = sed -e 's|/usr/bin/tickerd|$(1)|g'
+
+install: $(if $(BUILT),,release)
+	@built="$(BUILT_DIR)"; test -x "$$built/tickerd" && test -x "$$built/tickerctl" || \
+	  { echo "install: no tickerd/tickerctl in $$built (run make release, or pass BUILT=DIR)" >&2; exit 1; }
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 0755 "$(BUILT_DIR)/tickerd" $(DESTDIR)$(BINDIR)/tickerd
+	install -m 0755 "$(BUILT_DIR)/tickerctl" $(DESTDIR)$(BINDIR)/tickerctl
+	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/tickerd.service > $(DESTDIR)$(SYSTEMDUNITDIR)/tickerd.service
+	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/user/tickerd.service > $(DESTDIR)$(USERUNITDIR)/tickerd.service
+	install -m 0644 systemd/sysusers.d/tickerd.conf $(DESTDIR)$(SYSUSERSDIR)/tickerd.conf
+	install -d $(DESTDIR)$(DBUSPOLICYDIR) $(DESTDIR)$(DATADIR)/dbus-1/system-services \
+	  $(DESTDIR)$(DATADIR)/dbus-1/services $(DESTDIR)$(DATADIR)/dbus-1/interfaces
+	install -m 0644 dbus-policy/io.github.tickerd.Ticker1.conf $(DESTDIR)$(DBUSPOLICYDIR)/
+	install -m 0644 dbus-policy/system-services/io.github.tickerd.Ticker1.service \
+	  $(DESTDIR)$(DATADIR)/dbus-1/system-services/
+	$(call rewrite_exec,$(BINDIR)/tickerd) dbus-policy/services/io.github.tickerd.Ticker1.service \
+	  > $(DESTDIR)$(DATADIR)/dbus-1/services/io.github.tickerd.Ticker1.service
+	install -m 0644 dbus-policy/interfaces/*.xml $(DESTDIR)$(DATADIR)/dbus-1/interfaces/
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
+	install -m 0644 man/tickerctl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 man/tickerd.toml.5 $(DESTDIR)$(MANDIR)/man5/
+	install -m 0644 man/tickerd.8 $(DESTDIR)$(MANDIR)/man8/
+	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(DATADIR) BUILT="$(BUILT_DIR)"
+	install -d $(DESTDIR)$(DOCDIR)/examples
+	install -m 0644 examples/tickerd.toml $(DESTDIR)$(DOCDIR)/examples/tickerd.toml
+	@if [ -z "$(DESTDIR)" ]; then \
+	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
+	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \
+	fi
+
+## install-completions: bash, zsh and fish completions for tickerctl under $(COMPLETIONDIR)
+install-completions:
+	install -d $(COMPLETIONDIR)/bash-completion/completions $(COMPLETIONDIR)/zsh/site-functions \
+	  $(COMPLETIONDIR)/fish/vendor_completions.d
+	"$(BUILT_DIR)/tickerctl" --generate-completion-script bash > $(COMPLETIONDIR)/bash-completion/completions/tickerctl
+	"$(BUILT_DIR)/tickerctl" --generate-completion-script zsh > $(COMPLETIONDIR)/zsh/site-functions/_tickerctl
+	"$(BUILT_DIR)/tickerctl" --generate-completion-script fish > $(COMPLETIONDIR)/fish/vendor_completions.d/tickerctl.fish
+
+## install-user: tickerd for one desktop user, under ~/.local; starts nothing.
+# The session bus starts tickerd (through systemd --user) on the first call to its name.
+USER_BINDIR    ?= $(HOME)/.local/bin
+USER_DATA_HOME ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)
+
+install-user: $(if $(BUILT),,release)
+	@built="$(BUILT_DIR)"; test -x "$$built/tickerd" && test -x "$$built/tickerctl" || \
+	  { echo "install-user: no tickerd/tickerctl in $$built (run make release, or pass BUILT=DIR)" >&2; exit 1; }
+	install -d $(DESTDIR)$(USER_BINDIR)
+	install -m 0755 "$(BUILT_DIR)/tickerd" $(DESTDIR)$(USER_BINDIR)/tickerd
+	install -m 0755 "$(BUILT_DIR)/tickerctl" $(DESTDIR)$(USER_BINDIR)/tickerctl
+	install -d $(DESTDIR)$(USER_DATA_HOME)/systemd/user $(DESTDIR)$(USER_DATA_HOME)/dbus-1/services
+	$(call rewrite_exec,$(USER_BINDIR)/tickerd) systemd/user/tickerd.service \
+	  > $(DESTDIR)$(USER_DATA_HOME)/systemd/user/tickerd.service
+	$(call rewrite_exec,$(USER_BINDIR)/tickerd) dbus-policy/services/io.github.tickerd.Ticker1.service \
+	  > $(DESTDIR)$(USER_DATA_HOME)/dbus-1/services/io.github.tickerd.Ticker1.service
+	install -d $(DESTDIR)$(USER_DATA_HOME)/man/man1 $(DESTDIR)$(USER_DATA_HOME)/man/man5 \
+	  $(DESTDIR)$(USER_DATA_HOME)/man/man8
+	install -m 0644 man/tickerctl.1 $(DESTDIR)$(USER_DATA_HOME)/man/man1/
+	install -m 0644 man/tickerd.toml.5 $(DESTDIR)$(USER_DATA_HOME)/man/man5/
+	install -m 0644 man/tickerd.8 $(DESTDIR)$(USER_DATA_HOME)/man/man8/
+	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(USER_DATA_HOME) BUILT="$(BUILT_DIR)"
+	@if [ -z "$(DESTDIR)" ]; then \
+	  echo "Installed for $(USER). Then: systemctl --user daemon-reload"; \
+	  echo "and either let the first D-Bus call start tickerd, or: systemctl --user enable --now tickerd.service"; \
+	fi
 
 clean:
 	rm -rf .build

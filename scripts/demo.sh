@@ -1,4 +1,49 @@
 #!/usr/bin/env bash
-# The demo: a private bus, the daemon with examples/demo.toml, and `tickerctl follow` in this terminal.
+# `make demo`: a private bus, tickerd with examples/demo.toml, and `tickerctl follow` in this
+# terminal. Ctrl-C stops everything this script started (by PID) and removes its temp folder.
 set -euo pipefail
-echo "demo: the daemon arrives with issue 5; for now the build succeeded."
+cd "$(dirname "$0")/.."
+bin=${BIN:-.build/release}
+work=$(mktemp -d /tmp/tickerd-demo.XXXXXX)
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 0' INT TERM
+
+cat > "$work/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$work/bus</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default"><allow send_destination="*"/><allow own="*"/></policy>
+</busconfig>
+CONF
+dbus-daemon --config-file="$work/bus.conf" --nofork --nopidfile 2>/dev/null &
+pids+=($!)
+address="unix:path=$work/bus"
+for _ in $(seq 100); do [ -S "$work/bus" ] && break; sleep 0.05; done
+
+now=$(date +%s)
+perl -pe 's/\@NOW\+(\d+)\@/"\@".('"$now"'+$1)/ge' examples/demo.toml > "$work/demo.toml"
+
+TICKERD_LOG=stderr "$bin/tickerd" --bus "$address" --config "$work/demo.toml" --state-dir "$work/state" \
+    2> "$work/tickerd.log" &
+pids+=($!)
+for _ in $(seq 100); do
+    busctl --address="$address" status io.github.tickerd.Ticker1 >/dev/null 2>&1 && break
+    sleep 0.05
+done
+
+echo "tickerd demo on a private bus ($address). Try in another terminal:"
+echo "  $bin/tickerctl --bus $address post 'Hello from another terminal'"
+echo "Ctrl-C to stop."
+echo
+"$bin/tickerctl" --bus "$address" follow --columns "${COLUMNS_DEMO:-60}" --format plain &
+pids+=($!)
+wait "${pids[-1]}"

@@ -24,6 +24,7 @@ final class Daemon {
     private var wakeTimer: LoopTimer?
     private var watchdogTimer: LoopTimer?
     private var ownerWatcher: NameOwnerWatcher?
+    private var sleepWatcher: SleepWatcher?
     private var lastStatus = ""
     private var exitCode: Int32 = 0
 
@@ -79,6 +80,10 @@ final class Daemon {
             changed()
         }
 
+        sleepWatcher = try SleepWatcher(
+            connection: connection, alsoSystemBus: !options.isSystemBus && options.bus == .session, logger: logger
+        ) { [unowned self] in wake() }
+
         try loop.onSignal(SIGTERM) { [unowned self] _ in loop.stop() }
         try loop.onSignal(SIGINT) { [unowned self] _ in loop.stop() }
         try loop.onSignal(SIGHUP) { [unowned self] _ in
@@ -121,6 +126,7 @@ final class Daemon {
 
     private func shutDown() {
         notifier.stopping()
+        sleepWatcher?.cancel()
         if let failure = saveNow() { logger.error("could not save the state on exit: \(failure)") }
         if let connection, connection.isConnected {
             _ = try? connection.releaseName(BusNames.service)

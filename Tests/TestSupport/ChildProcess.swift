@@ -197,6 +197,19 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// Waits until the captured stderr satisfies `predicate` (true), or `timeout` passes or the
+    /// stream closes without it (false).
+    public func waitForError(timeout: Duration, until predicate: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout.seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if predicate(String(decoding: stderrData, as: UTF8.self)) { return true }
+            if openStreams == 0 { return false }
+            if !condition.wait(until: deadline) { return predicate(String(decoding: stderrData, as: UTF8.self)) }
+        }
+    }
+
     /// Result of ``run(_:_:environment:timeout:)``.
     public struct Output: Sendable {
         /// Exit status.

@@ -102,6 +102,19 @@ final class DaemonFixture: Sendable {
         try ChildProcess.run("busctl", ["--address=\(address)", "--json=short", "--"] + arguments)
     }
 
+    /// Voluntary + involuntary context switches summed over the process's threads.
+    static func contextSwitches(pid: Int32) throws -> Int {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        var total = 0
+        for task in tasks {
+            let status = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            for line in status.split(separator: "\n") where line.contains("ctxt_switches:") {
+                total += Int(line.split(separator: "\t").last.map(String.init) ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
     /// CLOCK_REALTIME now in µs.
     static func now() -> Int64 {
         var spec = timespec()

@@ -7,6 +7,13 @@ extension Tape {
     /// in its cycle (at a cycle's very start, to the cell after it) and is shown when that cell is
     /// inside the range. With a width of 0 the range shows as spaces. Cost: O(log n + (to − from)).
     func appendCells(from: Int, to: Int, into out: inout [UInt8]) {
+        var writer = PlainClusterWriter()
+        appendCells(from: from, to: to, into: &out, writer: &writer)
+    }
+
+    /// ``appendCells(from:to:into:)`` with each whole cluster written by `writer` (which may show
+    /// it differently, in the same cells).
+    func appendCells<Writer: ClusterWriter>(from: Int, to: Int, into out: inout [UInt8], writer: inout Writer) {
         guard from < to else { return }
         guard width > 0 else {
             out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: to - from))
@@ -34,7 +41,7 @@ extension Tape {
             }
             let w = cellWidth(ofCluster: index)
             if x + w <= to {
-                appendCluster(index, to: &out)
+                writer.append(cluster: index, of: self, to: &out)
                 x += w
             } else {
                 out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: to - x))
@@ -44,7 +51,7 @@ extension Tape {
         }
         // Zero-width clusters right after the last cell belong to it.
         while index < clusterCount, base + cellStart[index] == to, cellWidth(ofCluster: index) == 0, cellStart[index] > 0 {
-            appendCluster(index, to: &out)
+            writer.append(cluster: index, of: self, to: &out)
             index += 1
         }
     }
@@ -52,6 +59,13 @@ extension Tape {
     /// Appends the content's clusters (the still text of the "fits" rule).
     func appendContent(into out: inout [UInt8]) {
         out.append(contentsOf: bytes[0..<byteStart[contentClusterCount]])
+    }
+
+    /// Appends the content's clusters, each written by `writer`.
+    func appendContent<Writer: ClusterWriter>(into out: inout [UInt8], writer: inout Writer) {
+        for index in 0..<contentClusterCount {
+            writer.append(cluster: index, of: self, to: &out)
+        }
     }
 }
 

@@ -25,6 +25,9 @@ public struct Tape: Sendable {
     let byteStart: [Int]
     /// Cell offset of each cluster in the cycle, plus ``width`` at the end (non-decreasing).
     let cellStart: [Int]
+    /// Where each message and each counter field lies, for tapes built from ``TapeMessage``s
+    /// (nil for tapes built from plain strings): what effects apply to.
+    public internal(set) var layout: TapeLayout?
 
     /// An empty tape: nothing to show.
     public static let empty = Tape(content: "", gap: "")
@@ -67,6 +70,7 @@ public struct Tape: Sendable {
         self.width = cell
         self.contentWidth = contentCells
         self.contentClusterCount = contentClusters
+        self.layout = nil
     }
 
     /// Builds a tape from messages in display order, joined by `separator` and followed by `gap`
@@ -111,8 +115,9 @@ public struct Tape: Sendable {
 }
 
 extension Tape: Equatable {
-    /// Two tapes are equal when their text and gap are equal (everything else derives from them).
+    /// Two tapes are equal when their text, gap and layout (where messages and counter fields
+    /// lie) are equal; everything else derives from them.
     public static func == (lhs: Tape, rhs: Tape) -> Bool {
-        lhs.text == rhs.text && lhs.gap == rhs.gap
+        lhs.text == rhs.text && lhs.gap == rhs.gap && lhs.layout == rhs.layout
     }
 }

@@ -3,39 +3,53 @@ extension Timeline {
     /// offset and the extras. Pure and deterministic; O(log n + c) for every mode but `pages`
     /// (which lays out the content, O(n)).
     public func frame(columns: Int, at t: Instant) -> Frame {
+        var painter = PlainPainter()
+        return render(columns: columns, at: t, painter: &painter)
+    }
+
+    /// ``frame(columns:at:)`` with the channel's effects applied at `t` (counters, dots, reveal;
+    /// docs/rendering.md §11). Effects follow the real instant `t` even while the timeline is
+    /// paused (only the motion freezes). Still O(log n + c) outside pages mode.
+    public func frame(columns: Int, at t: Instant, effects: EffectState) -> Frame {
+        var painter = EffectPainter(effects: effects, at: t)
+        return render(columns: columns, at: t, painter: &painter)
+    }
+
+    /// The frame at `t`, with tapes put in by `painter` (which gathers what effects it showed).
+    func render<Painter: FramePainter>(columns: Int, at t: Instant, painter: inout Painter) -> Frame {
         let c = max(0, columns)
         let now = effectiveTime(t)
         var out = [UInt8]()
         out.reserveCapacity(c + 8)
         let current = currentTape(at: now)
+        var offset = 0.0
+        var cycle = 0.0
         switch mode {
         case .static:
-            Timeline.appendStatic(current, columns: c, align: align, into: &out)
-            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras())
+            Timeline.appendStatic(current, columns: c, align: align, into: &out, painter: &painter)
         case .pages:
-            let cycle = appendPage(current, columns: c, at: now, into: &out)
-            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras(cycle: cycle))
+            cycle = appendPage(current, columns: c, at: now, into: &out, painter: &painter)
         case .continuous, .scroll, .bounce:
-            break
+            if current.contentWidth <= c {
+                Timeline.appendStill(current, columns: c, align: align, into: &out, painter: &painter)
+            } else if mode == .bounce {
+                let motion = bounceMotion(for: current, columns: c)
+                let cell: Int
+                (cell, offset) = Timeline.split(motion.position(at: now))
+                painter.appendCells(current, from: cell, to: cell + c, into: &out)
+                cycle = motion.progress(at: now)
+            } else {
+                let state = streamState(at: now)
+                let cell: Int
+                (cell, offset) = Timeline.split(state.position)
+                appendStream(from: cell, to: cell + c, into: &out, painter: &painter)
+                let width = state.current.width
+                cycle = width > 0 ? (state.position - Double(state.origin)) / Double(width) : 0
+            }
         }
-        if current.contentWidth <= c {
-            Timeline.appendStill(current, columns: c, align: align, into: &out)
-            return Frame(text: String(decoding: out, as: UTF8.self), offset: 0, extras: FrameExtras())
-        }
-        if mode == .bounce {
-            let motion = bounceMotion(for: current, columns: c)
-            let (cell, offset) = Timeline.split(motion.position(at: now))
-            current.appendCells(from: cell, to: cell + c, into: &out)
-            return Frame(
-                text: String(decoding: out, as: UTF8.self), offset: offset,
-                extras: FrameExtras(cycle: motion.progress(at: now)))
-        }
-        let state = streamState(at: now)
-        let (cell, offset) = Timeline.split(state.position)
-        appendStream(from: cell, to: cell + c, into: &out)
-        let width = state.current.width
-        let cycle = width > 0 ? (state.position - Double(state.origin)) / Double(width) : 0
-        return Frame(text: String(decoding: out, as: UTF8.self), offset: offset, extras: FrameExtras(cycle: cycle))
+        return Frame(
+            text: String(decoding: out, as: UTF8.self), offset: offset,
+            extras: painter.decorate(FrameExtras(cycle: cycle)))
     }
 
     /// The bounce motion of a viewer of `columns` cells over `tape`'s content.
@@ -46,9 +60,9 @@ extension Timeline {
     }
 
     /// Appends stream cells [from, to): the tape, or across a pending seam the old and new tapes.
-    func appendStream(from: Int, to: Int, into out: inout [UInt8]) {
+    func appendStream<Painter: FramePainter>(from: Int, to: Int, into out: inout [UInt8], painter: inout Painter) {
         guard let pending, switchInstant != nil else {
-            tape.appendCells(from: from, to: to, into: &out)
+            painter.appendCells(tape, from: from, to: to, into: &out)
             return
         }
         let seam = pending.switchPosition
@@ -57,15 +71,15 @@ extension Timeline {
         let lowerOrigin = direction == .left ? 0 : seam
         let upperOrigin = direction == .left ? seam : 0
         if from < seam {
-            lower.appendCells(from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
+            painter.appendCells(lower, from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
         }
         if to > seam {
-            upper.appendCells(from: max(from, seam) - upperOrigin, to: to - upperOrigin, into: &out)
+            painter.appendCells(upper, from: max(from, seam) - upperOrigin, to: to - upperOrigin, into: &out)
         }
     }
 
     /// Text that fits: the content, placed by `align` and padded to `columns`.
-    static func appendStill(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8]) {
+    static func appendStill<Painter: FramePainter>(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout Painter) {
         let spare = columns - tape.contentWidth
         let left: Int
         switch align {
@@ -74,26 +88,26 @@ extension Timeline {
         case .right: left = spare
         }
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: left))
-        tape.appendContent(into: &out)
+        painter.appendContent(tape, into: &out)
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: spare - left))
     }
 
     /// Static mode: still text that fits, else the first c − 1 cells and `…`.
-    static func appendStatic(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8]) {
+    static func appendStatic<Painter: FramePainter>(_ tape: Tape, columns: Int, align: Align, into out: inout [UInt8], painter: inout Painter) {
         if tape.contentWidth <= columns {
-            appendStill(tape, columns: columns, align: align, into: &out)
+            appendStill(tape, columns: columns, align: align, into: &out, painter: &painter)
         } else if columns > 0 {
-            tape.appendCells(from: 0, to: columns - 1, into: &out)
+            painter.appendCells(tape, from: 0, to: columns - 1, into: &out)
             out.append(contentsOf: "…".utf8)
         }
     }
 
     /// Pages mode: appends the page shown at effective instant `t`; returns the cycle progress.
-    func appendPage(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8]) -> Double {
+    func appendPage<Painter: FramePainter>(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8], painter: inout Painter) -> Double {
         guard columns > 0 else { return 0 }
         let layout = PageLayout(tape: tape, columns: columns)
         let (index, cycle) = pageIndex(layout, at: t)
-        let cells = tape.appendPage(layout.pages[index], columns: columns, into: &out)
+        let cells = painter.appendPage(tape, layout.pages[index], columns: columns, into: &out)
         let spare = columns - cells
         let left: Int
         switch align {

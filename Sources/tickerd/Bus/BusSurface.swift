@@ -132,9 +132,15 @@ final class BusSurface: ManagerObserver {
                         Argument("channel", .string), Argument("name", .string), Argument("value", .double),
                         Argument("options", .vardict),
                     ]
-                ) { _ in
-                    throw DBusError(
-                        name: DBusError.Names.notSupported, message: "counters are not available in this build yet")
+                ) { [unowned self] call in
+                    let options = try RequestParsing.setValue(try call.argument(3, \.vardictValue))
+                    let value = try call.argument(2, \.doubleValue)
+                    guard value.isFinite else { throw TickerError.invalidOption("SetValue needs a finite value, got \(value)") }
+                    try manager.setValue(
+                        channel: try call.argument(0, \.stringValue), name: try call.argument(1, \.stringValue),
+                        value: value, options: options)
+                    changed()
+                    return []
                 },
                 Method("Configure", in: [Argument("channel", .string), Argument("settings", .vardict)]) {
                     [unowned self] call in
@@ -189,7 +195,7 @@ final class BusSurface: ManagerObserver {
             ],
             properties: [
                 Property("Name", type: .string, emitsChangedSignal: .const) { .string(name) },
-                Property("Text", type: .string) { [unowned self] in .string(try channel(name).text) },
+                Property("Text", type: .string) { [unowned self] in .string(try channel(name).text(at: manager.now)) },
                 Property("Timeline", type: .vardict) { [unowned self] in BusValues.timeline(try channel(name).timeline) },
                 Property("Columns", type: .uint32) { [unowned self] in .uint32(try channel(name).columns) },
                 Property("FrameRate", type: .double) { [unowned self] in .double(try channel(name).frameRate) },
@@ -203,7 +209,7 @@ final class BusSurface: ManagerObserver {
                 Property("Frame", type: .structure([.string, .double, .vardict]), emitsChangedSignal: .false) {
                     [unowned self] in
                     let state = try channel(name)
-                    return BusValues.frameStruct(state.timeline.frame(columns: Int(state.columns), at: manager.now))
+                    return BusValues.frameStruct(state.frame(columns: Int(state.columns), at: manager.now))
                 },
             ],
             signals: [

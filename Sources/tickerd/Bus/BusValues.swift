@@ -30,7 +30,13 @@ enum BusValues {
 
     /// The extras for pixel clients.
     static func extras(_ extras: FrameExtras) -> DBusValue {
-        .vardict([FrameExtras.cycleKey: .double(extras.cycle)])
+        var fields: [String: DBusValue] = [FrameExtras.cycleKey: .double(extras.cycle)]
+        if let dots = extras.dots { fields[FrameExtras.dotsKey] = .array(.double, dots.map(DBusValue.double)) }
+        if let reveal = extras.reveal { fields[FrameExtras.revealKey] = .double(reveal) }
+        if let words = extras.revealWords {
+            fields[FrameExtras.revealWordsKey] = .array(.double, words.map(DBusValue.double))
+        }
+        return .vardict(fields)
     }
 
     /// One entry of `List`'s `a(sa{sv})`.

@@ -13,6 +13,8 @@ enum RequestParsing {
         "mode", "speed", "cycle", "delay", "easing", "loops", "direction", "align", "separator", "gap",
         "columns", "frame-rate",
     ]
+    /// Keys `SetValue` accepts.
+    static let setValueKeys = ["duration", "easing", "from", "decimals", "grouping", "prefix", "suffix"]
     /// Keys `Subscribe` accepts.
     static let subscribeKeys = ["columns", "fps"]
 
@@ -62,6 +64,22 @@ enum RequestParsing {
         return request
     }
 
+    /// The options of a `SetValue`.
+    static func setValue(_ options: [String: DBusValue]) throws(TickerError) -> CounterOptions {
+        var reader = OptionReader(options, context: "SetValue")
+        var result = CounterOptions()
+        result.duration = try reader.duration("duration") ?? 0
+        result.easing = try named(
+            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue)) ?? .linear
+        result.from = try reader.double("from")
+        result.decimals = try reader.uint32("decimals").map { Int($0) }
+        result.grouping = try reader.bool("grouping")
+        result.prefix = try reader.string("prefix")
+        result.suffix = try reader.string("suffix")
+        try reader.finish(known: setValueKeys)
+        return result
+    }
+
     /// The options of a `Subscribe`: columns and frames per second.
     static func subscribe(_ options: [String: DBusValue]) throws(TickerError) -> (columns: UInt32?, fps: Double?) {
         var reader = OptionReader(options, context: "Subscribe")
@@ -81,7 +99,7 @@ enum RequestParsing {
         request.calendar = try reader.string("calendar")
         request.duration = try reader.int64("duration")
         request.effect = try named(
-            reader.string("effect"), "effect", MessageEffect.init(rawValue:), MessageEffect.allCases.map(\.rawValue))
+            reader.string("effect"), "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
         request.reveal = try reader.duration("reveal")
         return request
     }

@@ -136,7 +136,7 @@ struct ConfigLoader {
         request.end = try instant(table, "end")
         request.calendar = try table.string("calendar")
         request.duration = try span(table, "duration")
-        request.effect = try named(table, "effect", MessageEffect.init(rawValue:), MessageEffect.allCases.map(\.rawValue))
+        request.effect = try named(table, "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
         request.reveal = try span(table, "reveal")
         if request.reveal != nil, request.effect != .reveal {
             throw table.error("reveal", "a reveal duration goes with effect = \"reveal\"")

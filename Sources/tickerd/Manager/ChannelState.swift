@@ -17,6 +17,8 @@ struct ChannelState: Sendable {
     var activeIDs: [String]
     /// The texts on the tape now, in tape order (to notice an `Update` of an active text).
     var activeTexts: [String]
+    /// Counters and per-message effects (dots, reveal) of this channel.
+    var effects: EffectState
     /// A digest of the configuration file's section for this channel when it was last applied,
     /// so a restart keeps runtime `Configure` changes unless the file itself changed.
     var configDigest: String?
@@ -33,20 +35,33 @@ struct ChannelState: Sendable {
         self.timeline = Timeline(tape: .empty, settings: settings, at: now)
         self.activeIDs = []
         self.activeTexts = []
+        self.effects = .none
         self.configDigest = nil
     }
 
-    /// The full text of the active messages (the newest content while a change waits for its
-    /// seam), for screen readers and tooltips.
-    var text: String {
-        (timeline.pending?.tape ?? timeline.tape).content
+    /// The full text of the active messages at `t`, counters written out, for screen readers
+    /// and tooltips.
+    func text(at t: Instant) -> String {
+        activeTexts.map { Placeholders.expand($0, counters: effects.counters, at: t) }
+            .joined(separator: settings.separator)
     }
 
     /// Whether the stream is frozen.
     var isPaused: Bool { timeline.isPaused }
 
-    /// The tape for `texts` with this channel's separator and gap.
-    func tape(for texts: [String]) -> Tape {
-        Tape(messages: texts, separator: settings.separator, gap: settings.gap)
+    /// The tape for the messages `ids` with `texts`, this channel's separator, gap and counters.
+    func tape(ids: [String], texts: [String], at t: Instant) -> Tape {
+        let messages = zip(ids, texts).map { TapeMessage(key: $0, text: $1) }
+        return Tape(messages: messages, separator: settings.separator, gap: settings.gap, counters: effects.counters, at: t)
+    }
+
+    /// The tape of what is on it now.
+    func currentTape(at t: Instant) -> Tape {
+        tape(ids: activeIDs, texts: activeTexts, at: t)
+    }
+
+    /// The frame a viewer of `columns` sees at `t`, effects applied.
+    func frame(columns: Int, at t: Instant) -> Frame {
+        timeline.frame(columns: columns, at: t, effects: effects)
     }
 }

@@ -32,6 +32,7 @@ extension Manager {
     func update(id: String, changes: MessageRequest) throws(TickerError) {
         try transaction { () throws(TickerError) in
             guard var record = messages[id] else { throw .noSuchMessage("there is no message with id '\(id)'") }
+            let oldEffect = record.effect
             if let text = changes.text { record.text = text }
             if let priority = changes.priority { record.priority = priority }
             if let urgent = changes.urgent { record.urgent = urgent }
@@ -43,6 +44,10 @@ extension Manager {
                 record.window = try windowRules.window(for: changes, postedAt: record.postedAt)
             }
             try insert(record)
+            if record.effect != oldEffect, var state = channels[record.channel], state.activeIDs.contains(id) {
+                state.effects.messages[id] = startedEffect(of: record, entering: state.timeline, at: now)
+                channels[record.channel] = state
+            }
         }
     }
 
@@ -120,7 +125,7 @@ extension Manager {
         }
         if settings != state.settings {
             state.settings = settings
-            let tape = state.tape(for: state.activeTexts)
+            let tape = state.currentTape(at: now)
             state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)
             changes.formUnion([.timeline, .text])
         }
@@ -176,7 +181,7 @@ extension Manager {
     }
 
     /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`.
-    func sanitized(_ text: String, effect: MessageEffect?) throws(TickerError) -> String {
+    func sanitized(_ text: String, effect: EffectKind?) throws(TickerError) -> String {
         let cleaned: String
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits.model)

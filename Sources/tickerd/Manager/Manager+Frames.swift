@@ -12,7 +12,7 @@ extension Manager {
         guard (1...UInt32(Self.maximumColumns)).contains(columns) else {
             throw .invalidOption("columns must be 1 to \(Self.maximumColumns), got \(columns)")
         }
-        return state.timeline.frame(columns: Int(columns), at: at == 0 ? now : at)
+        return state.frame(columns: Int(columns), at: at == 0 ? now : at)
     }
 
     /// Starts (or changes) `subscriber`'s frames of `channel`: `columns` wide (default the channel's
@@ -80,14 +80,14 @@ extension Manager {
         for (key, stream) in subscriptions {
             guard let due = stream.nextDue, due <= t, let state = channels[key.channel] else { continue }
             var updated = stream
-            let frame = updated.step(state.timeline, at: t)
+            let frame = updated.step(state, at: t)
             subscriptions[key] = updated
             if let frame { observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) }
         }
         for (name, stream) in broadcasts {
             guard let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
             var updated = stream
-            let frame = updated.step(state.timeline, at: t)
+            let frame = updated.step(state, at: t)
             broadcasts[name] = updated
             if let frame { observer?.manager(self, sendFrame: frame, channel: name, to: nil) }
         }

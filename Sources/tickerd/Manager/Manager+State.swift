@@ -10,7 +10,9 @@ extension Manager {
                 frameRate: channel.frameRate,
                 timeline: channel.timeline.fields.mapValues(StoredTimelineValue.init),
                 activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
-                configDigest: channel.configDigest)
+                configDigest: channel.configDigest,
+                counters: channel.effects.counters.counters.mapValues(StoredCounter.init),
+                effects: channel.effects.messages.mapValues(StoredEffect.init))
         }
         let records = messages.values.sorted { $0.id < $1.id }
         return StateSnapshot(nextSerial: nextSerial, channels: stored, messages: records)
@@ -38,6 +40,7 @@ extension Manager {
                 problems.append("channel '\(stored.name)': timeline \(error), restarted")
             }
             channel.configDigest = stored.configDigest
+            restoreEffects(stored, into: &channel, problems: &problems)
             channels[stored.name] = channel
         }
         for record in snapshot.messages {
@@ -55,5 +58,25 @@ extension Manager {
         // Nobody is listening before the name is owned: what changed while down is in the state.
         pendingEvents.removeAll()
         return problems
+    }
+
+    /// Puts a stored channel's counters and effects back, and the layout its tape needs for them
+    /// (the stored timeline holds the tape's text only).
+    private func restoreEffects(_ stored: StoredChannel, into channel: inout ChannelState, problems: inout [String]) {
+        var counters = CounterSet()
+        for (name, storedCounter) in stored.counters ?? [:] {
+            guard let counter = storedCounter.counter else {
+                problems.append("channel '\(stored.name)': counter '\(name)' unreadable, skipped")
+                continue
+            }
+            counters.restore(name, counter)
+        }
+        channel.effects = EffectState(counters: counters, messages: (stored.effects ?? [:]).compactMapValues(\.effect))
+        let t = now
+        let rebuilt = channel.currentTape(at: t)
+        let relaid = channel.timeline.pending == nil
+            ? channel.timeline.relaid(tape: rebuilt, pending: nil)
+            : channel.timeline.relaid(tape: nil, pending: rebuilt)
+        if let relaid { channel.timeline = relaid }
     }
 }

@@ -37,6 +37,7 @@ final class Manager {
         self.windowRules = WindowRules(zones: zones)
         self.clock = clock
         let now = clock()
+        lastEvaluation = now
         channels[ChannelName.main] = ChannelState(name: ChannelName.main, now: now)
     }
 
@@ -55,14 +56,14 @@ final class Manager {
 
     /// Runs `body` as a transaction (see the type's documentation) and returns its result.
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
-        let saved = (channels, messages, schedule, nextSerial, pendingEvents.count)
+        let saved = (channels, messages, schedule, nextSerial, pendingEvents.count, lastEvaluation)
         let result: T
         do {
             result = try body()
             evaluate(at: now)
             try persist()
         } catch {
-            (channels, messages, schedule, nextSerial) = (saved.0, saved.1, saved.2, saved.3)
+            (channels, messages, schedule, nextSerial, lastEvaluation) = (saved.0, saved.1, saved.2, saved.3, saved.5)
             pendingEvents.removeSubrange(saved.4...)
             throw error
         }
@@ -75,7 +76,13 @@ final class Manager {
     /// time cannot be rolled back.
     @discardableResult
     func tick() -> TickerError? {
-        evaluate(at: now)
+        let t = now
+        for name in channels.keys {
+            if let effects = channels[name]?.effects, effects != .none {
+                channels[name]?.effects = effects.pruned(at: t)
+            }
+        }
+        evaluate(at: t)
         var failure: TickerError?
         do { try persist() } catch { failure = error }
         deliverEvents()
@@ -123,28 +130,62 @@ final class Manager {
             guard var channel = channels[name] else { continue }
             let ids = activeByChannel[name] ?? []
             let texts = ids.compactMap { messages[$0]?.text }
+            for reached in channel.effects.counters.reached(after: lastEvaluation, through: t) {
+                emit(.valueReached(channel: name, name: reached.name, value: reached.value))
+            }
             let restarted = ids.contains { endedExplicitly.contains($0) }
-            guard ids != channel.activeIDs || texts != channel.activeTexts || restarted else { continue }
+            let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
+            // Counters can change the tape's layout (a field's width) without any message changing.
+            guard contentChanged || !channel.effects.counters.isEmpty else { continue }
+            let tape = channel.tape(ids: ids, texts: texts, at: t)
+            let showing = channel.timeline.pending?.tape ?? channel.timeline.tape
+            guard contentChanged || tape != showing else { continue }
             let before = Set(channel.activeIDs).subtracting(endedExplicitly)
             let after = Set(ids)
-            for id in channel.activeIDs where !after.contains(id) && !endedExplicitly.contains(id) {
-                emit(.messageEnded(channel: name, id: id, reason: .expired))
+            for id in channel.activeIDs where !after.contains(id) {
+                if !endedExplicitly.contains(id) { emit(.messageEnded(channel: name, id: id, reason: .expired)) }
+                // The old tape stays in view until its seam: its dots finish their wave gracefully.
+                channel.effects.messages[id] = channel.effects.messages[id]?.stopping(at: t)
             }
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
-            if texts != channel.activeTexts || urgent {
-                channel.timeline = channel.timeline.applying(channel.tape(for: texts), at: t, urgent: urgent)
+            if tape != showing || urgent {
+                channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent)
             }
             channel.activeIDs = ids
             channel.activeTexts = texts
-            channels[name] = channel
             for id in ids where !before.contains(id) {
                 emit(.messageStarted(channel: name, id: id))
+                if let record = messages[id] {
+                    channel.effects.messages[id] = startedEffect(of: record, entering: channel.timeline, at: t)
+                }
             }
-            emit(.channelChanged(name, [.text, .messages, .timeline]))
+            channels[name] = channel
+            emit(.channelChanged(name, contentChanged ? [.text, .messages, .timeline] : [.text, .timeline]))
             restartFrames(channel: name, at: t)
         }
+        lastEvaluation = t
         endedExplicitly.removeAll()
     }
+
+    /// The model's effect for a message that has just joined the tape at `t`: dots start jumping
+    /// now; a reveal starts when the message comes into view (at the seam, if it waits for one).
+    func startedEffect(of record: MessageRecord, entering timeline: Timeline, at t: Instant) -> MessageEffect? {
+        switch record.effect {
+        case nil:
+            return nil
+        case .dots:
+            return .dots(DotsEffect(start: t))
+        case .reveal:
+            let start = max(t, timeline.switchInstant ?? t)
+            return (try? RevealEffect(start: start, duration: record.reveal ?? Self.defaultReveal)).map { .reveal($0) }
+        }
+    }
+
+    /// The reveal duration when a message asks for `reveal` without giving one: 1 s.
+    static let defaultReveal: Int64 = 1_000_000
+
+    /// The instant of the last evaluation, so counters that finished since are reported once.
+    var lastEvaluation: Instant = 0
 
     /// Ids whose MessageEnded was already queued with reason removed or replaced in this
     /// transaction, so `evaluate` does not report them again as expired.
@@ -159,6 +200,9 @@ final class Manager {
         }
         for stream in broadcasts.values {
             if let due = stream.nextDue { earliest = min(earliest ?? due, due) }
+        }
+        for channel in channels.values {
+            if let due = channel.effects.nextMilestone(after: t) { earliest = min(earliest ?? due, due) }
         }
         return earliest
     }

@@ -9,8 +9,8 @@ enum MessageOrigin: String, Codable, Sendable {
     case config
 }
 
-/// A message's entrance or animation effect (DESIGN §4 "Effects").
-enum MessageEffect: String, Codable, Sendable, CaseIterable {
+/// The effect a message asks for (DESIGN §4 "Effects"); the model's `MessageEffect` holds its timing.
+enum EffectKind: String, Codable, Sendable, CaseIterable {
     /// Jumping dots on the trailing `...`.
     case dots
     /// Typewriter reveal over the `reveal` duration.
@@ -47,7 +47,7 @@ struct MessageRecord: Codable, Sendable, Equatable {
     /// When it was posted (the start of a TTL).
     var postedAt: Instant
     /// Its effect, if any.
-    var effect: MessageEffect?
+    var effect: EffectKind?
     /// The reveal duration in microseconds (effect `reveal`).
     var reveal: Int64?
     /// Posted over the bus or from the configuration file.

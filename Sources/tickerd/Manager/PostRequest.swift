@@ -24,7 +24,7 @@ struct MessageRequest: Sendable, Equatable {
     /// … for this long.
     var duration: Int64?
     /// Its effect.
-    var effect: MessageEffect?
+    var effect: EffectKind?
     /// The reveal duration.
     var reveal: Int64?
 }

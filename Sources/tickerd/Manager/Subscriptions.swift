@@ -28,17 +28,17 @@ struct FrameStream: Sendable {
         self.nextDue = now
     }
 
-    /// Advances the stream at `now` on `timeline`: the frame to send (nil when it equals the last
+    /// Advances the stream at `now` on `channel`'s timeline and effects: the frame to send (nil when it equals the last
     /// one) and the next due instant — one interval on while the frame is moving, else the
     /// timeline's next visible change (never sooner than one interval), else never.
-    mutating func step(_ timeline: Timeline, at now: Instant) -> Frame? {
-        let frame = timeline.frame(columns: columns, at: now)
+    mutating func step(_ channel: ChannelState, at now: Instant) -> Frame? {
+        let frame = channel.frame(columns: columns, at: now)
         let send = frame == lastFrame ? nil : frame
         lastFrame = frame
         let soon = now + interval
-        if timeline.frame(columns: columns, at: soon) != frame {
+        if channel.frame(columns: columns, at: soon) != frame {
             nextDue = soon
-        } else if let change = timeline.nextChange(after: now, columns: columns) {
+        } else if let change = channel.timeline.nextChange(after: now, columns: columns, effects: channel.effects) {
             nextDue = max(change, soon)
         } else {
             nextDue = nil

@@ -35,6 +35,77 @@ struct StoredChannel: Codable, Sendable, Equatable {
     var activeTexts: [String]
     /// The digest of the configuration section last applied.
     var configDigest: String?
+    /// The channel's counters, by name.
+    var counters: [String: StoredCounter]?
+    /// Running message effects, by message id.
+    var effects: [String: StoredEffect]?
+}
+
+/// A counter as stored: its count and its format.
+struct StoredCounter: Codable, Sendable, Equatable {
+    var from: Double
+    var to: Double
+    var start: Int64
+    var duration: Int64
+    var easing: String
+    var decimals: Int
+    var grouping: Bool
+    var prefix: String
+    var suffix: String
+
+    /// The stored form of `counter`.
+    init(_ counter: Counter) {
+        from = counter.from
+        to = counter.to
+        start = counter.start
+        duration = counter.duration
+        easing = counter.easing.rawValue
+        decimals = counter.format.decimals
+        grouping = counter.format.grouping
+        prefix = counter.format.prefix
+        suffix = counter.format.suffix
+    }
+
+    /// The counter back, or nil when the stored values are not valid.
+    var counter: Counter? {
+        guard let easing = Easing(rawValue: easing),
+            let format = try? NumberFormat(decimals: decimals, grouping: grouping, prefix: prefix, suffix: suffix)
+        else { return nil }
+        return try? Counter(from: from, to: to, start: start, duration: duration, easing: easing, format: format)
+    }
+}
+
+/// A running message effect as stored: its kind and timing.
+struct StoredEffect: Codable, Sendable, Equatable {
+    var kind: EffectKind
+    var start: Int64
+    var duration: Int64?
+    var stop: Int64?
+
+    /// The stored form of `effect`.
+    init(_ effect: MessageEffect) {
+        switch effect {
+        case let .dots(dots):
+            kind = .dots
+            start = dots.start
+            stop = dots.stop
+        case let .reveal(reveal):
+            kind = .reveal
+            start = reveal.start
+            duration = reveal.duration
+        }
+    }
+
+    /// The effect back, or nil when the stored values are not valid.
+    var effect: MessageEffect? {
+        switch kind {
+        case .dots:
+            let dots = DotsEffect(start: start)
+            return .dots(stop.map { dots.stopping(at: $0) } ?? dots)
+        case .reveal:
+            return (try? RevealEffect(start: start, duration: duration ?? 0)).map { .reveal($0) }
+        }
+    }
 }
 
 /// `ChannelSettings` in a stable, readable form.

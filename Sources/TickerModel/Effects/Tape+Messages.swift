@@ -1,0 +1,85 @@
+extension Tape {
+    /// What a counter's field holds in the tape's text: U+2007 FIGURE SPACE, one cell per
+    /// character of the field (frames replace it with the number; pages mode does not break
+    /// words at it).
+    public static let fieldFill: Character = "\u{2007}"
+
+    /// Builds a tape from messages in display order, joined by `separator` and followed by `gap`
+    /// (the separator when nil), and records where each message and each counter field lies
+    /// (``layout``), so frames can apply effects to them.
+    ///
+    /// A `{name}` placeholder whose name is set in `counters` becomes the counter's prefix, a field
+    /// of ``Counter/fieldWidth(at:)`` cells at `t` (filled with ``fieldFill``) and its suffix; an
+    /// unset name stays `{name}`, and `{{`/`}}` become `{`/`}` (``Placeholders``). Build the tape
+    /// again when a counter's layout changes (``CounterChange/layoutChanged``) and when a count
+    /// ends. No messages give the empty tape.
+    public init(messages: [TapeMessage], separator: String, gap: String? = nil, counters: CounterSet = CounterSet(), at t: Instant) {
+        guard !messages.isEmpty else {
+            self.init(content: "", gap: "")
+            return
+        }
+        var content = ""
+        var messageBytes: [Range<Int>] = []
+        var fieldBytes: [(name: String, bytes: Range<Int>)] = []
+        let fill = String(Tape.fieldFill)
+        for (number, message) in messages.enumerated() {
+            if number > 0 { content += separator }
+            let start = content.utf8.count
+            for part in Placeholders.parse(message.text) {
+                switch part {
+                case let .text(literal):
+                    content += literal
+                case let .placeholder(name):
+                    guard let counter = counters[name] else {
+                        content += "{" + name + "}"
+                        continue
+                    }
+                    content += counter.format.prefix
+                    let fieldStart = content.utf8.count
+                    content += String(repeating: fill, count: counter.fieldWidth(at: t))
+                    fieldBytes.append((name, fieldStart..<content.utf8.count))
+                    content += counter.format.suffix
+                }
+            }
+            messageBytes.append(start..<content.utf8.count)
+        }
+        self.init(content: content, gap: gap ?? separator)
+        let spans = zip(messages, messageBytes).map { message, bytes in
+            let clusters = clusterRange(bytes: bytes)
+            return MessageSpan(
+                key: message.key, clusters: clusters,
+                cells: cellStart[clusters.lowerBound]..<cellStart[clusters.upperBound], words: words(in: clusters))
+        }
+        let fields = fieldBytes.map { FieldSpan(name: $0.name, clusters: clusterRange(bytes: $0.bytes)) }
+        layout = TapeLayout(messages: spans, fields: fields)
+    }
+
+    /// The clusters that start within the byte range (a cluster that begins before it and runs
+    /// into it belongs to what comes before).
+    func clusterRange(bytes: Range<Int>) -> Range<Int> {
+        firstCluster(atOrAfterByte: bytes.lowerBound)..<firstCluster(atOrAfterByte: bytes.upperBound)
+    }
+
+    /// The index of the first cluster starting at byte `byte` or later (``clusterCount`` if none).
+    func firstCluster(atOrAfterByte byte: Int) -> Int {
+        var low = 0
+        var high = byteStart.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if byteStart[mid] < byte { low = mid + 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Maximal runs of clusters other than U+0020 among `clusters`.
+    func words(in clusters: Range<Int>) -> Int {
+        var count = 0
+        var inWord = false
+        for index in clusters {
+            let space = isSpace(index)
+            if !space, !inWord { count += 1 }
+            inWord = !space
+        }
+        return count
+    }
+}

@@ -1,0 +1,150 @@
+import Testing
+import TickerModel
+@testable import tickerd
+
+/// The manager in-process, with an injected clock and an in-memory store: the paths that a real
+/// clock cannot reach in a test (wall-clock jumps, a failing disk).
+@Suite struct ManagerTests {
+    /// A clock the test moves by hand.
+    final class ManualClock: @unchecked Sendable {
+        var now: Instant
+        init(_ now: Instant) { self.now = now }
+    }
+
+    /// Records events as the bus surface would receive them.
+    final class Recorder: ManagerObserver {
+        var events: [ManagerEvent] = []
+        var frames: [(Frame, String, String?)] = []
+        func manager(_ manager: Manager, didEmit event: ManagerEvent) { events.append(event) }
+        func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) {
+            frames.append((frame, channel, destination))
+        }
+    }
+
+    static let base: Instant = 1_800_000_000_000_000
+
+    func makeManager(_ clock: ManualClock) -> (Manager, Recorder) {
+        let manager = Manager(zones: ZoneTable(), clock: { clock.now })
+        let recorder = Recorder()
+        manager.observer = recorder
+        return (manager, recorder)
+    }
+
+    @Test func aWallClockJumpReEvaluatesTheScheduleAtOnce() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, recorder) = makeManager(clock)
+        var request = MessageRequest()
+        request.start = Self.base + 3_600_000_000
+        let id = try manager.post(channel: "main", text: "an hour from now", request: request)
+        #expect(manager.channels["main"]?.activeIDs == [])
+        #expect(manager.nextWake() == Self.base + 3_600_000_000)
+
+        // The clock steps forward by two hours (NTP, suspend): the daemon's jump handler ticks.
+        clock.now = Self.base + 7_200_000_000
+        manager.tick()
+        #expect(manager.channels["main"]?.activeIDs == [id])
+        #expect(recorder.events.contains(.messageStarted(channel: "main", id: id)))
+
+        // And back again: the message leaves the tape, as the schedule says.
+        clock.now = Self.base
+        manager.tick()
+        #expect(manager.channels["main"]?.activeIDs == [])
+        #expect(recorder.events.contains(.messageEnded(channel: "main", id: id, reason: .expired)))
+    }
+
+    @Test func aFailedStoreRollsBackAndLosesNothing() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, recorder) = makeManager(clock)
+        var stored: [StateSnapshot] = []
+        var diskFull = false
+        struct DiskFull: Error {}
+        manager.store = { snapshot in
+            if diskFull { throw DiskFull() }
+            stored.append(snapshot)
+        }
+        let kept = try manager.post(channel: "main", text: "stored", request: MessageRequest())
+        diskFull = true
+        #expect(throws: TickerError.self) {
+            try manager.post(channel: "main", text: "not stored", request: MessageRequest())
+        }
+        // The refused post left nothing behind: not in memory, not announced.
+        #expect(Array(manager.messages.keys) == [kept])
+        #expect(manager.channels["main"]?.activeTexts == ["stored"])
+        #expect(recorder.events.filter { if case .messageStarted = $0 { true } else { false } }.count == 1)
+        // Space returns: posting works again and is stored.
+        diskFull = false
+        _ = try manager.post(channel: "main", text: "stored again", request: MessageRequest())
+        #expect(stored.last?.messages.map(\.text).sorted() == ["stored", "stored again"])
+    }
+
+    @Test func snapshotRestoresTheSameFrames() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, _) = makeManager(clock)
+        _ = try manager.post(channel: "main", text: "Restored frames match the ones before", request: MessageRequest())
+        var configure = ChannelConfigureRequest()
+        configure.speed = 13
+        try manager.configure(channel: "side", request: configure)
+        _ = try manager.post(channel: "side", text: "第二频道的消息 🚀", request: MessageRequest())
+        clock.now += 1_234_567
+        let snapshot = manager.snapshot()
+
+        let (restored, _) = makeManager(clock)
+        #expect(restored.restore(snapshot).isEmpty)
+        for offset in stride(from: Int64(0), to: 20_000_000, by: 1_700_000) {
+            for name in ["main", "side"] {
+                let t = clock.now + offset
+                #expect(try restored.render(channel: name, columns: 17, at: t) == manager.render(channel: name, columns: 17, at: t))
+            }
+        }
+    }
+
+    @Test func configAppliesOnceSoRuntimeChangesSurviveAnUnchangedFile() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, recorder) = makeManager(clock)
+        let loader = ConfigLoader(zones: ZoneTable())
+        let config = try loader.parse("""
+            [channel.main]
+            speed = 5
+
+            [[message]]
+            id = "bedtime"
+            text = "It's night-time right now. You should be in bed"
+            calendar = "*-*-* 21:00 UTC"
+            duration = "10h"
+            """, file: "test.toml")
+        try manager.apply(config: config)
+        #expect(manager.channels["main"]?.settings.speed == .cellsPerSecond(5))
+        #expect(manager.messages["bedtime"]?.origin == .config)
+
+        // A runtime Configure, then the same file again (a restart or reload): the runtime change stays.
+        var faster = ChannelConfigureRequest()
+        faster.speed = 9
+        try manager.configure(channel: "main", request: faster)
+        try manager.apply(config: config)
+        #expect(manager.channels["main"]?.settings.speed == .cellsPerSecond(9))
+
+        // The file changes: its new value wins; a message gone from the file is removed.
+        let edited = try loader.parse("[channel.main]\nspeed = 6\n", file: "test.toml")
+        try manager.apply(config: edited)
+        #expect(manager.channels["main"]?.settings.speed == .cellsPerSecond(6))
+        #expect(manager.messages["bedtime"] == nil)
+        _ = recorder
+    }
+
+    @Test func configErrorsNameFileLineAndKey() throws {
+        let loader = ConfigLoader(zones: ZoneTable())
+        let cases: [(String, String)] = [
+            ("[channel.main]\nmode = \"sideways\"\n", "test.toml:2: channel.main.mode: must be one of"),
+            ("[channel.main]\nspeed = 5\ncolour = \"red\"\n", "test.toml:3: channel.main.colour: unknown key"),
+            ("[[message]]\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\nttl = \"soon\"\n", "test.toml:6: message[1].ttl: not a time span"),
+            ("[[message]]\ntext = \"x\"\ncalendar = \"*-*-* 25:00\"\nduration = \"1h\"\n", "test.toml:3: message[0].calendar:"),
+            ("[[message]]\ntext = \"bad \u{202E}\"\n", "test.toml:2: message[0].text: text contains U+202E"),
+            ("[limits]\nmessages = 0\n", "test.toml:2: limits.messages: must be above 0"),
+            ("[channel.main\n", "test.toml:1:"),
+        ]
+        for (source, expected) in cases {
+            let error = try #require(throws: ConfigError.self) { try loader.parse(source, file: "test.toml") }
+            #expect(error.description.hasPrefix(expected), "\(error.description)")
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+/// Subscriptions: unicast frames at the subscriber's width and pace, only when they change, and
+/// forgotten when the subscriber leaves the bus.
+@Suite(.serialized) struct SubscriptionTests {
+    static let channelPath = DaemonFixture.channelPath("main")
+    static let channelInterface = DaemonFixture.channelInterface
+
+    @Test func framesReachOnlyTheSubscriberAtItsWidth() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Frames for one subscriber only, at its own width and pace")
+        let subscriber = try BusClient(address: fixture.address)
+        let bystander = try BusClient(address: fixture.address)
+        try subscriber.record(interface: Self.channelInterface, member: "Frame")
+        try bystander.record(interface: Self.channelInterface, member: "Frame")
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(14), "fps": .double(20)])
+        ])
+        #expect(subscriber.waitFor { $0.count >= 5 })
+        for frame in subscriber.signals {
+            let text = try #require(frame.arguments.first?.stringValue)
+            #expect(text.count == 14)
+            let offset = try #require(frame.arguments.dropFirst().first?.doubleValue)
+            #expect(offset >= 0 && offset < 1)
+        }
+        // Consecutive frames differ (identical frames are not sent again).
+        let texts = subscriber.signals.map { "\($0.arguments.first?.stringValue ?? "")|\($0.arguments.dropFirst().first?.doubleValue ?? -1)" }
+        #expect(zip(texts, texts.dropFirst()).allSatisfy { $0 != $1 })
+        // The frames match Render at the same width (text of some instant of the stream).
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 1)
+        // Unicast: the bystander, matching the same signal, got none of them.
+        #expect(bystander.signals.isEmpty)
+    }
+
+    @Test func aStaticTextIsSentOnceAndNotAgain() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("short")
+        let subscriber = try BusClient(address: fixture.address)
+        try subscriber.record(interface: Self.channelInterface, member: "Frame")
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(20), "fps": .double(30)])
+        ])
+        #expect(subscriber.waitFor { $0.count >= 1 })
+        #expect(subscriber.signals.first?.arguments.first?.stringValue == "short               ")
+        // A text that fits does not move, so no further frame comes until something changes.
+        #expect(!subscriber.waitFor(timeout: .seconds(1)) { $0.count >= 2 })
+        _ = try fixture.post("other")
+        #expect(subscriber.waitFor { $0.count >= 2 })
+        #expect(subscriber.signals.last?.arguments.first?.stringValue == "short  •  other     ")
+    }
+
+    @Test func aSubscriberThatLeavesIsForgotten() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Watch me scroll until my subscriber goes away")
+        let subscriber = try BusClient(address: fixture.address)
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["fps": .double(10)])
+        ])
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 1)
+        subscriber.close()
+        #expect(try fixture.waitForProperty("main", "Subscribers") { $0.value as? Int == 0 })
+    }
+
+    @Test func unsubscribeEndsFramesAndBadOptionsAreRefused() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("A scrolling message for unsubscribing")
+        let subscriber = try BusClient(address: fixture.address)
+        #expect(throws: DBusError.self) {
+            try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+                .vardict(["fps": .double(600)])
+            ])
+        }
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [.vardict([:])])
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 1)
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Unsubscribe", [])
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 0)
+    }
+
+    @Test func aSubscriberMakesTheDaemonWakeAtItsPace() throws {
+        // The counter-check of the idle test: the same measurement sees the wake-ups a subscriber causes.
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Moving text with a subscriber watching at ten frames a second")
+        let subscriber = try BusClient(address: fixture.address)
+        try subscriber.record(interface: Self.channelInterface, member: "Frame")
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["fps": .double(10), "columns": .uint32(20)])
+        ])
+        #expect(subscriber.waitFor { !$0.isEmpty })
+        let before = try DaemonFixture.contextSwitches(pid: fixture.daemon.process.pid)
+        let start = subscriber.signals.count
+        #expect(subscriber.waitFor(timeout: .seconds(5)) { $0.count >= start + 10 })
+        let after = try DaemonFixture.contextSwitches(pid: fixture.daemon.process.pid)
+        #expect(after - before >= 10, "ten frames need at least ten wake-ups, counted \(after - before)")
+    }
+
+    @Test func aFrameRateBroadcastsFramesToEveryoneAtColumns() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Broadcast frames for every listener on the bus, at the channel's width")
+        let listener = try BusClient(address: fixture.address)
+        try listener.record(interface: Self.channelInterface, member: "Frame")
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "2", "frame-rate", "d", "10", "columns", "u", "16"])
+        #expect(try fixture.property("main", "FrameRate").value as? Double == 10)
+        #expect(listener.waitFor { $0.count >= 5 })
+        #expect(listener.signals.allSatisfy { $0.arguments.first?.stringValue?.count == 16 })
+        // Nobody subscribed: these are broadcasts, and stopping them stops the frames.
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 0)
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "frame-rate", "d", "0"])
+        let after = listener.signals.count
+        #expect(!listener.waitFor(timeout: .seconds(1)) { $0.count > after + 1 })
+    }
+}
