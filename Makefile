@@ -35,7 +35,10 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-.PHONY: all deps build release test test-swift demo install install-completions install-user clean
+# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
+PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
+
+.PHONY: all deps build release test test-swift test-panels demo install install-completions install-user clean
 
 all: build
 
@@ -65,6 +68,12 @@ test: deps test-swift
 test-swift:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## test-panels: polybar under Xvfb and the GNOME extension's timeline.js under gjs, against tickerd
+test-panels: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	contrib/tests/panel-tests.sh
 
 demo: release
 	@scripts/demo.sh

@@ -1,0 +1,56 @@
+// Checks the extension's timeline.js against the daemon: for several instants, the `cycle` the
+// module computes from the published Timeline equals the `cycle` extra of the daemon's Render.
+//
+//   gjs tests/timeline-test.js ADDRESS CHANNEL COLUMNS
+//
+// Exits 0 when every instant agrees, 1 otherwise (printing each disagreement).
+'use strict';
+
+const {Gio, GLib} = imports.gi;
+const testsDirectory = GLib.path_get_dirname(imports.system.programPath);
+imports.searchPath.unshift(`${GLib.path_get_dirname(testsDirectory)}/tickerd@tickerd.github.io`);
+const TimelineMath = imports.timeline;
+
+const [address, channel = 'main', columnsText = '20'] = ARGV;
+const columns = Number(columnsText);
+const path = `/io/github/tickerd/Ticker1/channel/${channel}`;
+const connection = Gio.DBusConnection.new_for_address_sync(address,
+    Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, null, null);
+
+function call(iface, method, args, type) {
+    return connection.call_sync('io.github.tickerd.Ticker1', path, iface, method, args, type,
+        Gio.DBusCallFlags.NONE, 10000, null);
+}
+
+let failures = 0;
+function check(condition, message) {
+    if (!condition) {
+        failures++;
+        print(`FAIL ${message}`);
+    }
+}
+
+// The easing curves keep their endpoints.
+for (const name of Object.keys(TimelineMath.EASINGS)) {
+    check(Math.abs(TimelineMath.ease(name, 0)) < 1e-12, `${name}(0) = ${TimelineMath.ease(name, 0)}`);
+    check(Math.abs(TimelineMath.ease(name, 1) - 1) < 1e-12, `${name}(1) = ${TimelineMath.ease(name, 1)}`);
+}
+check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK and emoji');
+
+const reply = call('org.freedesktop.DBus.Properties', 'Get',
+    new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
+const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
+const start = GLib.get_real_time();
+let checked = 0;
+for (let i = 0; i < 40; i++) {
+    const at = start + i * 137_531;
+    const frame = call('io.github.tickerd.Ticker1.Channel', 'Render',
+        new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();
+    const expected = frame[2].cycle ?? 0;
+    const computed = timeline.cycle(at, columns);
+    check(Math.abs(expected - computed) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js ${computed}`);
+    checked++;
+}
+print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}), ` +
+      `${failures} failure(s)`);
+imports.system.exit(failures === 0 ? 0 : 1);

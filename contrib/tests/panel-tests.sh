@@ -1,0 +1,100 @@
+#!/bin/bash
+# `make test-panels`: the contrib configurations against the real daemon on a private bus.
+#
+#  1. The GNOME Shell extension's timeline.js, run under plain gjs, computes the same `cycle` as the
+#     daemon's Render at the same instants, in continuous, scroll, right-to-left, bounce mode and
+#     across a seamless content change.
+#  2. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
+#     ticker: the bar is not blank where the module is, and it moves. Screenshots go to artifacts/.
+#
+# Needs: dbus-daemon, gjs, xvfb, polybar, imagemagick, fonts-dejavu-core (make test-panels installs
+# them) and the debug build (.build/debug/tickerd, tickerctl).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${BIN:-$ROOT/.build/debug}
+ARTIFACTS=$ROOT/artifacts
+mkdir -p "$ARTIFACTS"
+WORK=$(mktemp -d /tmp/tickerd-panels.XXXXXX)
+PIDS=()
+
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
+wait_for() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+
+# A private session-like bus.
+cat > "$WORK/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=$WORK/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+CONF
+dbus-daemon --config-file="$WORK/bus.conf" --nofork --nopidfile --print-address=3 3>"$WORK/address" 2>/dev/null &
+PIDS+=($!)
+wait_for 10 test -s "$WORK/address" || fail "dbus-daemon printed no address"
+ADDRESS=$(head -n 1 "$WORK/address")
+
+: > "$WORK/tickerd.toml"
+"$BIN/tickerd" --bus "$ADDRESS" --state-dir "$WORK/state" --config "$WORK/tickerd.toml" 2>"$WORK/tickerd.log" &
+PIDS+=($!)
+ctl() { "$BIN/tickerctl" --bus "$ADDRESS" "$@"; }
+wait_for 20 ctl status >/dev/null 2>&1 || fail "tickerd did not come up: $(cat "$WORK/tickerd.log")"
+
+# 1. timeline.js under gjs.
+GJS_TEST=$ROOT/contrib/gnome-shell/tests/timeline-test.js
+ctl post --id news "tickerd on polybar — breaking news scrolls smoothly, and %{F#f00}tags stay text" >/dev/null
+for setup in "mode=continuous speed=9" "mode=scroll delay=400ms easing=easeInOutCubic speed=30" \
+             "mode=continuous direction=right delay=0" "mode=bounce delay=300ms easing=easeOutBounce direction=left"; do
+    # shellcheck disable=SC2086
+    ctl configure main $setup
+    gjs "$GJS_TEST" "$ADDRESS" main 20 || fail "timeline.js disagrees with Render ($setup)"
+done
+ctl configure main mode=continuous speed=40 delay=0 easing=linear
+ctl post --id second "a second message joins at the seam" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" main 20 || fail "timeline.js disagrees with Render across a content change"
+ctl remove second
+ctl configure main speed=6
+
+# 2. polybar under Xvfb.
+Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
+PIDS+=($!)
+wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
+export DISPLAY=":$(head -n 1 "$WORK/display")"
+sed "s#^exec = tickerctl #exec = $BIN/tickerctl --bus $ADDRESS #" "$ROOT/contrib/polybar/config.ini" > "$WORK/polybar.ini"
+grep -q -- "--bus $ADDRESS" "$WORK/polybar.ini" || fail "could not point the polybar config at the test bus"
+polybar --config="$WORK/polybar.ini" tickerd >"$WORK/polybar.log" 2>&1 &
+PIDS+=($!)
+
+# The module's region: the bar is 28 px high at the top; the module starts at the left.
+module_colours() {
+    import -window root "$WORK/shot.png" 2>/dev/null || return 1
+    convert "$WORK/shot.png" -crop 560x28+0+0 +repage "$WORK/module.png"
+    convert "$WORK/module.png" -format %k info:
+}
+drawn() { [ "$(module_colours)" -gt 8 ]; }
+wait_for 20 drawn || fail "the bar stays blank where the module is: $(cat "$WORK/polybar.log")"
+cp "$WORK/shot.png" "$ARTIFACTS/polybar-screen.png"
+cp "$WORK/module.png" "$ARTIFACTS/polybar-module-1.png"
+convert "$WORK/shot.png" -crop 900x28+0+0 +repage "$ARTIFACTS/polybar-bar.png"
+moved() {
+    module_colours >/dev/null || return 1
+    ! cmp -s "$WORK/module.png" "$ARTIFACTS/polybar-module-1.png"
+}
+wait_for 10 moved || fail "the ticker does not move in the bar"
+cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
+echo "panels: timeline.js agrees with Render in 5 setups; polybar draws and scrolls the ticker" \
+     "(screenshots in artifacts/)"
