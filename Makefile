@@ -63,7 +63,7 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
 ## test: everything CI runs
-test: deps test-swift
+test: deps test-swift test-panels
 
 test-swift:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
