@@ -30,6 +30,32 @@ import TestSupport
         }
     }
 
+    @Test func followShowsCountersAndDotsAsRenderDoes() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["set", "builds", "1000", "--grouping"])
+        _ = try fixture.ok(["post", "Builds: {builds} — compiling...", "--effect", "dots"])
+        let follow = try fixture.follow(["--format", "json", "--columns", "36", "--fps", "60"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).count >= 2 })
+        _ = try fixture.ok(["set", "builds", "1500", "--duration", "1s"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { output in
+            CLIFixture.jsonLines(output).contains { ($0["text"] as? String)?.contains("1,500") == true }
+        })
+        follow.kill(SIGTERM)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+        let lines = CLIFixture.jsonLines(follow.standardOutput)
+        // Counting numbers and raised dots come through, each line as the daemon renders it.
+        #expect(lines.contains { ($0["text"] as? String)?.contains("˙") == true })
+        #expect(lines.contains { line in
+            let text = line["text"] as? String ?? ""
+            return !text.contains("1,000") && !text.contains("1,500") && text.hasPrefix("Builds: 1,")
+        })
+        for line in lines {
+            let text = try #require(line["text"] as? String)
+            let at = try #require((line["at"] as? NSNumber)?.int64Value)
+            #expect(text == (try fixture.render(columns: 36, at: at)), "frame at \(at)")
+        }
+    }
+
     @Test func followSurvivesADaemonRestartAndKeepsPrinting() throws {
         let fixture = try CLIFixture()
         _ = try fixture.ok(["post", Self.long])

@@ -63,6 +63,8 @@ extension Timeline {
             fields[Key.switchPosition] = .double(Double(pending.switchPosition))
         }
         if let pausedAt { fields[Key.paused] = .int64(pausedAt) }
+        if let layout = tape.layout { fields[EffectFields.layoutKey] = .string(EffectFields.encode(layout)) }
+        if let layout = pending?.tape.layout { fields[EffectFields.nextLayoutKey] = .string(EffectFields.encode(layout)) }
         return fields
     }
 
@@ -70,7 +72,8 @@ extension Timeline {
     /// ignored, so later versions may add some; missing or ill-typed required keys are errors.
     public init(fields: [String: TimelineValue]) throws(TimelineFieldError) {
         let reader = FieldReader(fields: fields)
-        let tape = try reader.tape(text: Key.tape, gap: Key.gap)
+        var tape = try reader.tape(text: Key.tape, gap: Key.gap)
+        tape.layout = try reader.layout(EffectFields.layoutKey, of: tape)
         let speed = try reader.double(Key.speed)
         guard speed.isFinite, speed > 0 else { throw TimelineFieldError("\(Key.speed) must be above 0, not \(speed)") }
         let position = try reader.double(Key.position)
@@ -79,7 +82,8 @@ extension Timeline {
         if let cycle, cycle <= 0 { throw TimelineFieldError("\(Key.cycle) must be above 0") }
         var pending: PendingChange?
         if fields[Key.next] != nil {
-            let next = try reader.tape(text: Key.next, gap: Key.nextGap)
+            var next = try reader.tape(text: Key.next, gap: Key.nextGap)
+            next.layout = try reader.layout(EffectFields.nextLayoutKey, of: next)
             let nextSpeed = try reader.double(Key.nextSpeed)
             guard nextSpeed.isFinite, nextSpeed > 0 else { throw TimelineFieldError("\(Key.nextSpeed) must be above 0") }
             let seam = try reader.double(Key.switchPosition)
@@ -122,6 +126,30 @@ struct FieldReader {
     func int64(_ key: String) throws(TimelineFieldError) -> Int64 {
         guard case let .int64(value) = try value(key) else { throw TimelineFieldError("\(key) must be an int64 (x)") }
         return value
+    }
+
+    /// The layout at `key` for `tape`, checked against it (nil when absent): spans in order, not
+    /// overlapping, inside the tape's content, and every counter field made of one-cell fill
+    /// clusters — so a published or stored layout can never send a frame out of bounds.
+    func layout(_ key: String, of tape: Tape) throws(TimelineFieldError) -> TapeLayout? {
+        guard fields[key] != nil else { return nil }
+        let layout = try EffectFields.layout(from: try string(key))
+        let clusters = Array(tape.content)
+        var end = 0
+        for span in layout.messages {
+            guard span.clusters.lowerBound >= end, span.clusters.upperBound <= clusters.count,
+                span.cells.upperBound <= tape.contentWidth
+            else { throw TimelineFieldError("\(key): message '\(span.key)' lies outside the tape or overlaps") }
+            end = span.clusters.upperBound
+        }
+        end = 0
+        for field in layout.fields {
+            guard field.clusters.lowerBound >= end, field.clusters.upperBound <= clusters.count,
+                clusters[field.clusters].allSatisfy({ $0 == Tape.fieldFill })
+            else { throw TimelineFieldError("\(key): field '\(field.name)' does not lie on fill cells of the tape") }
+            end = field.clusters.upperBound
+        }
+        return layout
     }
 
     func optionalInt64(_ key: String) throws(TimelineFieldError) -> Int64? {

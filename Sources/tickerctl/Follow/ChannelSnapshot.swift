@@ -5,6 +5,8 @@ import TickerModel
 struct ChannelSnapshot: Sendable {
     /// The motion (DESIGN.md §3 `Timeline`).
     var timeline: Timeline
+    /// Counters and message effects published with the Timeline (docs/rendering.md §12).
+    var effects: EffectState = .none
     /// The full text of the active messages.
     var text: String
     /// The channel's configured columns (used when `--columns` is not given).
@@ -23,6 +25,7 @@ struct ChannelSnapshot: Sendable {
             throw TimelineFieldError("the channel has no Timeline property")
         }
         timeline = try Timeline(fields: Self.timelineFields(fields))
+        effects = try Self.effects(fields)
         text = properties["Text"]?.stringValue ?? ""
         columns = Int(properties["Columns"]?.uint32Value ?? 0)
     }
@@ -31,6 +34,7 @@ struct ChannelSnapshot: Sendable {
     mutating func apply(_ changed: [String: DBusValue]) throws(TimelineFieldError) {
         if let fields = changed["Timeline"]?.vardictValue {
             timeline = try Timeline(fields: Self.timelineFields(fields))
+            effects = try Self.effects(fields)
         }
         if let text = changed["Text"]?.stringValue { self.text = text }
         if let columns = changed["Columns"]?.uint32Value { self.columns = Int(columns) }
@@ -39,6 +43,22 @@ struct ChannelSnapshot: Sendable {
     /// Whether nothing is on the tape.
     var isEmpty: Bool {
         timeline.tape.contentWidth == 0 && timeline.pending == nil && text.isEmpty
+    }
+
+    /// The frame at `t`, effects applied.
+    func frame(columns: Int, at t: Instant) -> Frame {
+        timeline.frame(columns: columns, at: t, effects: effects)
+    }
+
+    /// When the visible frame next changes after `t`, effects included.
+    func nextChange(after t: Instant, columns: Int) -> Instant? {
+        timeline.nextChange(after: t, columns: columns, effects: effects)
+    }
+
+    /// The effect state of a Timeline dictionary (none when it carries no `effects` key).
+    static func effects(_ fields: [String: DBusValue]) throws(TimelineFieldError) -> EffectState {
+        guard let text = fields[EffectFields.effectsKey]?.unwrappingVariant.stringValue else { return .none }
+        return try EffectFields.effects(from: text)
     }
 
     /// The `a{sv}` as the model's Timeline dictionary; values of other types are left out (the

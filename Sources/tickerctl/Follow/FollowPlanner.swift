@@ -27,7 +27,7 @@ struct FollowPlanner: Sendable {
         case .missingChannel:
             return PanelLine(text: blank, offset: 0, fullText: "", channel: channel, state: .empty, at: now)
         case .channel(let snapshot):
-            let frame = snapshot.timeline.frame(columns: columns, at: now)
+            let frame = snapshot.frame(columns: columns, at: now)
             return PanelLine(
                 text: CellFit.fit(frame.text, columns: columns), offset: frame.offset, fullText: snapshot.text,
                 channel: channel, state: state(of: snapshot, columns: columns, at: now), at: now)
@@ -38,7 +38,7 @@ struct FollowPlanner: Sendable {
     func state(of snapshot: ChannelSnapshot, columns: Int, at now: Instant) -> PanelState {
         if snapshot.isEmpty { return .empty }
         if snapshot.timeline.isPaused { return .paused }
-        if snapshot.timeline.mode == .static || snapshot.timeline.nextChange(after: now, columns: columns) == nil {
+        if snapshot.timeline.mode == .static || snapshot.nextChange(after: now, columns: columns) == nil {
             return .static
         }
         return .scrolling
@@ -48,7 +48,7 @@ struct FollowPlanner: Sendable {
     /// timeline's next visible change, but not sooner than `minimumInterval` after the last line.
     func nextWake(for source: FollowSource, columns: Int, after now: Instant, lastLineAt: Instant?) -> Instant? {
         guard case .channel(let snapshot) = source,
-              let change = snapshot.timeline.nextChange(after: now, columns: columns) else { return nil }
+              let change = snapshot.nextChange(after: now, columns: columns) else { return nil }
         var wake = max(change, now + 1)
         if let lastLineAt { wake = max(wake, lastLineAt + minimumInterval) }
         return wake

@@ -3,9 +3,14 @@ import TickerModel
 
 /// The D-Bus forms of the model's values: Timeline `a{sv}`, frames `(s d a{sv})`, message lists.
 enum BusValues {
-    /// The `Timeline` property.
-    static func timeline(_ timeline: Timeline) -> DBusValue {
-        .vardict(timeline.fields.mapValues(value))
+    /// The `Timeline` property: the timeline's fields plus, when the channel has any, its
+    /// counters and message effects (docs/rendering.md §12).
+    static func timeline(_ channel: ChannelState) -> DBusValue {
+        var fields = channel.timeline.fields.mapValues(value)
+        if channel.effects != .none {
+            fields[EffectFields.effectsKey] = .string(EffectFields.encode(channel.effects))
+        }
+        return .vardict(fields)
     }
 
     /// One `TimelineValue` with its D-Bus type.

@@ -16,7 +16,7 @@ extension Manager {
                 throw .invalidOption(error.description)
             }
             channels[channelName] = state
-            emit(.channelChanged(channelName, .text))
+            emit(.channelChanged(channelName, [.text, .timeline]))
         }
     }
 }

@@ -60,8 +60,8 @@ extension Manager {
         return problems
     }
 
-    /// Puts a stored channel's counters and effects back, and the layout its tape needs for them
-    /// (the stored timeline holds the tape's text only).
+    /// Puts a stored channel's counters and effects back (the stored timeline carries the tape's
+    /// layout, so frames with effects continue exactly).
     private func restoreEffects(_ stored: StoredChannel, into channel: inout ChannelState, problems: inout [String]) {
         var counters = CounterSet()
         for (name, storedCounter) in stored.counters ?? [:] {
@@ -72,11 +72,5 @@ extension Manager {
             counters.restore(name, counter)
         }
         channel.effects = EffectState(counters: counters, messages: (stored.effects ?? [:]).compactMapValues(\.effect))
-        let t = now
-        let rebuilt = channel.currentTape(at: t)
-        let relaid = channel.timeline.pending == nil
-            ? channel.timeline.relaid(tape: rebuilt, pending: nil)
-            : channel.timeline.relaid(tape: nil, pending: rebuilt)
-        if let relaid { channel.timeline = relaid }
     }
 }

@@ -1,0 +1,174 @@
+/// The effects part of the published Timeline (docs/rendering.md §12), so a client can compute
+/// frames with effects itself: the tapes' layouts (`layout`, `nextLayout`) and the channel's
+/// effect state (`effects`), each a string of lines of space-separated tokens.
+///
+/// ```
+/// layout:   m <key> <firstCluster> <endCluster> <firstCell> <endCell> <words>
+///           f <name> <firstCluster> <endCluster>
+/// effects:  c <name> <from> <to> <start> <duration> <easing> <decimals> <grouping 0|1> <prefix> <suffix>
+///           d <key> <start> <stop or ->
+///           r <key> <start> <duration>
+/// ```
+///
+/// Ranges are half-open, in the tape's cycle; instants and durations are µs; numbers are decimal
+/// (doubles as Swift prints them, which reads back exactly). Keys, names, prefixes and suffixes
+/// are percent-encoded (every byte outside `A-Z a-z 0-9 . _ ~` as `%XX`); an empty string is `-`.
+public enum EffectFields {
+    /// Timeline key of the current tape's layout.
+    public static let layoutKey = "layout"
+    /// Timeline key of the pending tape's layout.
+    public static let nextLayoutKey = "nextLayout"
+    /// Timeline key of the channel's counters and message effects.
+    public static let effectsKey = "effects"
+
+    /// The layout as text.
+    public static func encode(_ layout: TapeLayout) -> String {
+        var lines: [String] = []
+        for span in layout.messages {
+            lines.append("m \(escape(span.key)) \(span.clusters.lowerBound) \(span.clusters.upperBound) "
+                + "\(span.cells.lowerBound) \(span.cells.upperBound) \(span.words)")
+        }
+        for field in layout.fields {
+            lines.append("f \(escape(field.name)) \(field.clusters.lowerBound) \(field.clusters.upperBound)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// A layout read back from ``encode(_:)-(TapeLayout)``.
+    public static func layout(from text: String) throws(TimelineFieldError) -> TapeLayout {
+        var messages: [MessageSpan] = []
+        var fields: [FieldSpan] = []
+        for line in text.split(separator: "\n") {
+            let tokens = line.split(separator: " ").map(String.init)
+            switch tokens.first {
+            case "m":
+                guard tokens.count == 7, let c0 = Int(tokens[2]), let c1 = Int(tokens[3]), let e0 = Int(tokens[4]),
+                    let e1 = Int(tokens[5]), let words = Int(tokens[6]), c0 <= c1, e0 <= e1, words >= 0
+                else { throw TimelineFieldError("\(layoutKey): bad message line '\(line)'") }
+                messages.append(MessageSpan(key: try unescape(tokens[1]), clusters: c0..<c1, cells: e0..<e1, words: words))
+            case "f":
+                guard tokens.count == 4, let c0 = Int(tokens[2]), let c1 = Int(tokens[3]), c0 <= c1 else {
+                    throw TimelineFieldError("\(layoutKey): bad field line '\(line)'")
+                }
+                fields.append(FieldSpan(name: try unescape(tokens[1]), clusters: c0..<c1))
+            default:
+                throw TimelineFieldError("\(layoutKey): unknown line '\(line)'")
+            }
+        }
+        return TapeLayout(messages: messages, fields: fields)
+    }
+
+    /// The effect state as text.
+    public static func encode(_ state: EffectState) -> String {
+        var lines: [String] = []
+        for (name, counter) in state.counters.counters.sorted(by: { $0.key < $1.key }) {
+            let format = counter.format
+            lines.append("c \(escape(name)) \(counter.from) \(counter.to) \(counter.start) \(counter.duration) "
+                + "\(counter.easing.rawValue) \(format.decimals) \(format.grouping ? 1 : 0) "
+                + "\(escape(format.prefix)) \(escape(format.suffix))")
+        }
+        for (key, effect) in state.messages.sorted(by: { $0.key < $1.key }) {
+            switch effect {
+            case let .dots(dots):
+                lines.append("d \(escape(key)) \(dots.start) \(dots.stop.map(String.init) ?? "-")")
+            case let .reveal(reveal):
+                lines.append("r \(escape(key)) \(reveal.start) \(reveal.duration)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// An effect state read back from ``encode(_:)-(EffectState)``.
+    public static func effects(from text: String) throws(TimelineFieldError) -> EffectState {
+        var state = EffectState()
+        for line in text.split(separator: "\n") {
+            let tokens = line.split(separator: " ").map(String.init)
+            do {
+                switch tokens.first {
+                case "c":
+                    guard tokens.count == 11, let from = Double(tokens[2]), let to = Double(tokens[3]),
+                        let start = Int64(tokens[4]), let duration = Int64(tokens[5]),
+                        let easing = Easing(rawValue: tokens[6]), let decimals = Int(tokens[7]),
+                        tokens[8] == "0" || tokens[8] == "1"
+                    else { throw TimelineFieldError("\(effectsKey): bad counter line '\(line)'") }
+                    let format = try NumberFormat(
+                        decimals: decimals, grouping: tokens[8] == "1", prefix: try unescape(tokens[9]),
+                        suffix: try unescape(tokens[10]))
+                    let counter = try Counter(from: from, to: to, start: start, duration: duration, easing: easing, format: format)
+                    state.counters.restore(try unescape(tokens[1]), counter)
+                case "d":
+                    guard tokens.count == 4, let start = Int64(tokens[2]) else {
+                        throw TimelineFieldError("\(effectsKey): bad dots line '\(line)'")
+                    }
+                    let dots = DotsEffect(start: start)
+                    if tokens[3] == "-" {
+                        state.messages[try unescape(tokens[1])] = .dots(dots)
+                    } else if let stop = Int64(tokens[3]) {
+                        state.messages[try unescape(tokens[1])] = .dots(dots.stopping(at: stop))
+                    } else {
+                        throw TimelineFieldError("\(effectsKey): bad dots line '\(line)'")
+                    }
+                case "r":
+                    guard tokens.count == 4, let start = Int64(tokens[2]), let duration = Int64(tokens[3]) else {
+                        throw TimelineFieldError("\(effectsKey): bad reveal line '\(line)'")
+                    }
+                    state.messages[try unescape(tokens[1])] = .reveal(try RevealEffect(start: start, duration: duration))
+                default:
+                    throw TimelineFieldError("\(effectsKey): unknown line '\(line)'")
+                }
+            } catch let error as TimelineFieldError {
+                throw error
+            } catch {
+                throw TimelineFieldError("\(effectsKey): \(error) in '\(line)'")
+            }
+        }
+        return state
+    }
+
+    /// Percent-encodes `text`; the empty string becomes `-`.
+    static func escape(_ text: String) -> String {
+        guard !text.isEmpty else { return "-" }
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let digits = Array("0123456789ABCDEF")
+                result += "%\(digits[Int(byte >> 4)])\(digits[Int(byte & 0xF)])"
+            }
+        }
+        return result
+    }
+
+    /// The text ``escape(_:)`` encoded.
+    static func unescape(_ token: String) throws(TimelineFieldError) -> String {
+        if token == "-" { return "" }
+        var bytes: [UInt8] = []
+        var iterator = token.utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                    throw TimelineFieldError("bad percent escape in '\(token)'")
+                }
+                bytes.append(high << 4 | low)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw TimelineFieldError("'\(token)' is not UTF-8")
+        }
+        return text
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+}
