@@ -105,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerModelTests",
-            dependencies: ["TickerModel"],
+            dependencies: ["TickerModel", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

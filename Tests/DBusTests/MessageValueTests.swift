@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Testing
 
 /// Messages built and read in-process: values survive the trip through libdbus's marshaller,
@@ -9,7 +10,7 @@ import Testing
     }
 
     @Test func randomValuesRoundTripThroughMessages() throws {
-        var rng = SeededGenerator(seed: 0x7157)
+        var rng = SeededRandom(seed: 0x7157)
         for _ in 0..<500 {
             let count = Int.random(in: 1...4, using: &rng)
             let values = (0..<count).map { _ in RandomValues.value(of: RandomValues.type(&rng, depth: 0), &rng) }

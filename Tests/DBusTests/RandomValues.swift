@@ -1,17 +1,6 @@
+import TestSupport
 import DBus
 
-/// A small deterministic generator (SplitMix64), so failures reproduce from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random types and values of those types, nested a few levels.
 enum RandomValues {
@@ -19,7 +8,7 @@ enum RandomValues {
         .byte, .bool, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .string, .objectPath, .signature,
     ]
 
-    static func type(_ rng: inout SeededGenerator, depth: Int) -> DBusType {
+    static func type(_ rng: inout SeededRandom, depth: Int) -> DBusType {
         let choice = depth >= 3 ? 0 : Int.random(in: 0..<9, using: &rng)
         switch choice {
         case 5: return .array(type(&rng, depth: depth + 1))
@@ -30,12 +19,12 @@ enum RandomValues {
         }
     }
 
-    static func word(_ rng: inout SeededGenerator) -> String {
+    static func word(_ rng: inout SeededRandom) -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
         return String((0..<Int.random(in: 1...8, using: &rng)).map { _ in letters.randomElement(using: &rng) ?? "a" })
     }
 
-    static func value(of type: DBusType, _ rng: inout SeededGenerator, depth: Int = 0) -> DBusValue {
+    static func value(of type: DBusType, _ rng: inout SeededRandom, depth: Int = 0) -> DBusValue {
         switch type {
         case .byte: return .byte(UInt8.random(in: .min ... .max, using: &rng))
         case .bool: return .bool(Bool.random(using: &rng))

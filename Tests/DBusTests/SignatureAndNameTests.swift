@@ -1,4 +1,5 @@
 import DBus
+import TestSupport
 import Testing
 
 /// Signature parsing and name validation follow the specification's grammar and limits.
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func randomTypesRoundTripThroughTheirSignature() throws {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SeededRandom(seed: 42)
         for _ in 0..<1000 {
             let type = RandomValues.type(&rng, depth: 0)
             #expect(try DBusType(parsing: type.signature) == type)

@@ -1,3 +1,4 @@
+import TestSupport
 /// The calendar expressions compared with `systemd-analyze calendar`: every syntax element by hand,
 /// random combinations from a seeded generator, and invalid expressions that both must reject.
 enum CalendarCorpus {
@@ -42,14 +43,14 @@ enum CalendarCorpus {
 
     /// `count` random expressions built from the grammar, reproducible from `seed`.
     static func random(seed: UInt64, count: Int) -> [String] {
-        var generator = ExpressionGenerator(random: SeededGenerator(seed: seed))
+        var generator = ExpressionGenerator(random: SeededRandom(seed: seed))
         return (0..<count).map { _ in generator.expression() }
     }
 }
 
 /// Builds random calendar expressions field by field.
 struct ExpressionGenerator {
-    var random: SeededGenerator
+    var random: SeededRandom
 
     private static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "monday", "TUESDAY",
                                        "Wednesday", "thu", "Friday", "sat", "Sunday"]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import TickerModel
 
@@ -7,7 +8,7 @@ import Testing
 @Suite struct CalendarLocalTimeSolverTests {
     /// Broken-down requests around DST changes, including out-of-range fields and forced DST flags.
     static func requests(seed: UInt64, count: Int) -> [[Int]] {
-        var random = SeededGenerator(seed: seed)
+        var random = SeededRandom(seed: seed)
         let anchors: [[Int]] = [
             [2024, 3, 31, 2], [2024, 10, 27, 2], [2024, 3, 10, 2], [2024, 11, 3, 1], [2024, 4, 7, 1],
             [2024, 10, 6, 2], [2024, 2, 29, 0], [2023, 12, 31, 23], [2040, 3, 25, 2], [2040, 10, 7, 2],

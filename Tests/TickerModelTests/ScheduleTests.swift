@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TickerModel
 
@@ -87,8 +88,8 @@ import TickerModel
         return Snapshot(active: active.sorted(by: ActiveScheduleEntry.tapeOrder), ended: ended.sorted())
     }
 
-    static func randomSchedule(_ random: inout SeededGenerator) throws -> [ScheduleEntry] {
-        func gridInstant(_ random: inout SeededGenerator) -> Instant {
+    static func randomSchedule(_ random: inout SeededRandom) throws -> [ScheduleEntry] {
+        func gridInstant(_ random: inout SeededRandom) -> Instant {
             origin + step * Instant.random(in: -60...(horizon / step), using: &random)
         }
         var entries: [ScheduleEntry] = []
@@ -118,7 +119,7 @@ import TickerModel
     }
 
     @Test func activeSetsAndBoundariesMatchBruteForce() throws {
-        var random = SeededGenerator(seed: 7)
+        var random = SeededRandom(seed: 7)
         var checkedQueries = 0
         for _ in 0..<40 {
             let entries = try Self.randomSchedule(&random)

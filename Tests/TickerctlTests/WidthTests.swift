@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import TickerModel
 @testable import tickerctl
@@ -18,7 +19,7 @@ import TickerModel
         }
     }
 
-    static func randomText(_ random: inout SplitMix, length: Int) -> String {
+    static func randomText(_ random: inout SeededRandom, length: Int) -> String {
         var text = ""
         for _ in 0..<length {
             text.append(alphabet[Int(random.next() % UInt64(alphabet.count))].0)
@@ -27,7 +28,7 @@ import TickerModel
     }
 
     @Test func cellFitGivesExactlyNCellsAndKeepsAPrefix() {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<500 {
             let text = Self.randomText(&random, length: Int(random.next() % 30))
             let columns = Int(random.next() % 25)
@@ -45,7 +46,7 @@ import TickerModel
     }
 
     @Test func followLinesAreExactlyNCellsInEveryModeAndWindow() throws {
-        var random = SplitMix(seed: 42)
+        var random = SeededRandom(seed: 42)
         let modes: [Mode] = [.continuous, .scroll, .bounce, .static, .pages]
         for round in 0..<60 {
             let messages = (0..<(1 + Int(random.next() % 3))).map { _ in Self.randomText(&random, length: 3 + Int(random.next() % 25)) }
@@ -69,18 +70,6 @@ import TickerModel
     }
 }
 
-/// A small deterministic generator (SplitMix64) for reproducible property tests.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 extension String {
     var trimmingTrailingSpaces: String {
