@@ -82,22 +82,7 @@ extension Tape {
     /// Appends one page: its pieces separated by single spaces; a piece wider than the page
     /// (a lone cluster wider than c) shows as spaces. Returns the cells written.
     func appendPage(_ page: PageLayout.Page, columns: Int, into out: inout [UInt8]) -> Int {
-        var cells = 0
-        for (number, piece) in page.pieces.enumerated() {
-            if number > 0 {
-                out.append(UInt8(ascii: " "))
-                cells += 1
-            }
-            let pieceCells = cellStart[piece.upperBound] - cellStart[piece.lowerBound]
-            if pieceCells > columns - cells {
-                let blank = columns - cells
-                out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: blank))
-                cells += blank
-            } else {
-                out.append(contentsOf: bytes[byteStart[piece.lowerBound]..<byteStart[piece.upperBound]])
-                cells += pieceCells
-            }
-        }
-        return cells
+        var writer = PlainClusterWriter()
+        return appendPage(page, columns: columns, into: &out, writer: &writer)
     }
 }
