@@ -1,3 +1,4 @@
+import DBus
 import Foundation
 import Testing
 import TestSupport
@@ -87,6 +88,24 @@ import TestSupport
             == "io.github.tickerd.Ticker1.Error.LimitExceeded")
         let list = try fixture.call("List", "s", [""])
         #expect((list.data.first as? [Any])?.count == 2)
+    }
+
+    @Test func everyLimitAnswersLimitExceeded() throws {
+        let fixture = try DaemonFixture(config: "[limits]\nmessage-length = 10\nchannels = 2\nsubscribers = 1\n")
+        let manager = DaemonFixture.managerPath
+        let post = "\(DaemonFixture.control).Post"
+        let exceeded = "io.github.tickerd.Ticker1.Error.LimitExceeded"
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "eleven char", "{}"]) == exceeded)
+        _ = try fixture.post("ten chars!")
+        _ = try fixture.post("second", channel: "side")
+        #expect(try fixture.gdbusErrorName(manager, post, ["third", "x", "{}"]) == exceeded)
+        let subscribe = "\(DaemonFixture.channelInterface).Subscribe"
+        let first = try BusClient(address: fixture.address)
+        try first.call(path: DaemonFixture.channelPath("main"), interface: DaemonFixture.channelInterface,
+                       member: "Subscribe", [.vardict([:])])
+        #expect(try fixture.gdbusErrorName(DaemonFixture.channelPath("side"), subscribe, ["{}"]) == exceeded)
+        // Nothing was lost on the way.
+        #expect(try fixture.property("main", "Text").value as? String == "ten chars!")
     }
 
     @Test func replaceUpdateAndRemove() throws {

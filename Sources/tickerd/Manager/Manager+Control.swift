@@ -186,6 +186,7 @@ extension Manager {
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits.model)
         } catch {
+            if case .tooLong = error { throw .limitExceeded(error.description) }
             throw .invalidText(error.description)
         }
         if effect == .dots, !cleaned.hasSuffix("...") {
