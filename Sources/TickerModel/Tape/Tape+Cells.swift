@@ -39,15 +39,21 @@ extension Tape {
                 base += width
                 continue
             }
-            let w = cellWidth(ofCluster: index)
-            if x + w <= to {
-                writer.append(cluster: index, of: self, to: &out)
+            // The run of clusters of this cycle that lie wholly before `to`, written at once.
+            let runStart = index
+            while index < clusterCount {
+                let w = cellWidth(ofCluster: index)
+                guard x + w <= to else { break }
                 x += w
-            } else {
+                index += 1
+            }
+            if index > runStart { writer.append(clusters: runStart..<index, of: self, to: &out) }
+            if x < to, index < clusterCount {
+                // A wide cluster cut by the trailing edge shows as spaces.
                 out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: to - x))
                 x = to
+                index += 1
             }
-            index += 1
         }
         // Zero-width clusters right after the last cell belong to it.
         while index < clusterCount, base + cellStart[index] == to, cellWidth(ofCluster: index) == 0, cellStart[index] > 0 {

@@ -112,6 +112,11 @@ public struct Tape: Sendable {
     func appendCluster(_ index: Int, to out: inout [UInt8]) {
         out.append(contentsOf: bytes[byteStart[index]..<byteStart[index + 1]])
     }
+
+    /// Appends the UTF-8 bytes of the consecutive clusters `run`.
+    func appendClusters(_ run: Range<Int>, to out: inout [UInt8]) {
+        out.append(contentsOf: bytes[byteStart[run.lowerBound]..<byteStart[run.upperBound]])
+    }
 }
 
 extension Tape: Equatable {
