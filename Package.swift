@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "tickerd", targets: ["tickerd"]),
         .executable(name: "tickerctl", targets: ["tickerctl"]),
+        .executable(name: "tickerd-bench", targets: ["tickerd-bench"]),
         .library(name: "TickerModel", targets: ["TickerModel"]),
         .library(name: "DBus", targets: ["DBus"]),
     ],
@@ -78,6 +79,13 @@ let package = Package(
                 "DBus", "TickerModel", "TickerHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSettings
+        ),
+
+        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus.
+        .executableTarget(
+            name: "tickerd-bench",
+            dependencies: ["DBus"],
             swiftSettings: strictSettings
         ),
 
