@@ -103,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerdTests",
-            dependencies: ["tickerd", "TestSupport"],
+            dependencies: ["tickerd", "tickerd-bench", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
