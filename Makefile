@@ -2,6 +2,10 @@
 #
 #   make demo      build release, start a private bus and show the ticker moving in this terminal
 #   make test      install what the tests need (apt), build, run every test
+#   make bench     build release and run the daemon-level benchmarks (tickerd-bench: the real
+#                  tickerd on a private bus) and the in-process ones (Benchmarks/); takes minutes
+#   make bench-smoke
+#                  the daemon-level harness with tiny sizes against the debug build (seconds)
 #   make install   build release and install binaries, units, bus policy, activation files,
 #                  interface XML, man pages, completions and an example config (PREFIX, DESTDIR)
 #   make install-user
@@ -38,7 +42,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
-.PHONY: all deps build release test test-swift test-panels demo install install-completions install-user clean
+.PHONY: all deps build release bench bench-smoke test test-swift test-panels demo install install-completions install-user clean
 
 all: build
 
@@ -61,6 +65,21 @@ build: deps
 # only Debian's libdbus-1 and libsystemd, not the toolchain.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
+
+## bench: every figure of issue 9, release build (docs/benchmarks.md explains them)
+# BENCH_FLAGS passes options to tickerd-bench (see tickerd-bench --help), e.g. BENCH_FLAGS="--window 10".
+BENCH_FLAGS ?=
+bench: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product tickerd $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --product tickerd-bench $(SWIFT_BUILD_FLAGS)
+	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" $(BENCH_FLAGS)
+	cd Benchmarks && $(SWIFT) package benchmark
+
+## bench-smoke: the daemon-level harness with tiny sizes and 2 s windows, debug build
+bench-smoke: deps
+	$(SWIFT) build --product tickerd $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build --product tickerd-bench $(SWIFT_BUILD_FLAGS)
+	"$$($(SWIFT) build --show-bin-path)/tickerd-bench" --smoke
 
 ## test: everything CI runs
 test: deps test-swift test-panels

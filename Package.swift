@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "tickerd", targets: ["tickerd"]),
         .executable(name: "tickerctl", targets: ["tickerctl"]),
+        .executable(name: "tickerd-bench", targets: ["tickerd-bench"]),
         .library(name: "TickerModel", targets: ["TickerModel"]),
         .library(name: "DBus", targets: ["DBus"]),
     ],
@@ -81,6 +82,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus.
+        .executableTarget(
+            name: "tickerd-bench",
+            dependencies: ["DBus"],
+            swiftSettings: strictSettings
+        ),
+
         // Shared test helpers: private dbus-daemon, child processes, temp dirs.
         .target(
             name: "TestSupport",
@@ -95,7 +103,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerdTests",
-            dependencies: ["tickerd", "TestSupport"],
+            dependencies: ["tickerd", "tickerd-bench", "TestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,99 @@
+import DBus
+import Foundation
+
+/// Post → MessageStarted and Post → PropertiesChanged(Messages) as one client on the bus sees
+/// them: the client times each `Post` from the call to the arrival of each signal naming the new
+/// message's id, then removes the message (untimed) so every post meets the same tape.
+struct PostLatency {
+    /// Latencies of the timed posts, in seconds.
+    struct Samples {
+        /// Post → MessageStarted(main, id).
+        var messageStarted: [Double] = []
+        /// Post → PropertiesChanged of the channel whose `Messages` holds the id.
+        var messagesChanged: [Double] = []
+    }
+
+    /// The bus address.
+    let address: String
+    /// Timed posts (a few untimed ones go first).
+    let posts: Int
+
+    /// Runs the posts on an event loop of the calling thread.
+    func run() throws -> Samples {
+        let loop = try EventLoop()
+        let connection = try Connection(bus: .address(address), loop: loop)
+        defer { connection.close() }
+        let state = PostState()
+        let started = MatchRule(interface: DaemonUnderTest.managerInterface, member: "MessageStarted")
+        let startedMatch = try connection.addMatchConfirmed(started) { message in
+            let arguments = (try? message.arguments()) ?? []
+            if arguments.count == 2, arguments[1].stringValue == state.id, state.startedAt == nil {
+                state.startedAt = .now
+            }
+        }
+        let changed = MatchRule(
+            interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged",
+            path: try ObjectPath(DaemonUnderTest.mainChannelPath))
+        let changedMatch = try connection.addMatchConfirmed(changed) { message in
+            guard state.changedAt == nil, let arguments = try? message.arguments(), arguments.count >= 2,
+                  let changes = arguments[1].vardictValue,
+                  let ids = changes["Messages"]?.unwrappingVariant.stringArrayValue, ids.contains(state.id)
+            else { return }
+            state.changedAt = .now
+        }
+        defer {
+            startedMatch.cancel()
+            changedMatch.cancel()
+        }
+        var samples = Samples()
+        let warmUp = min(5, posts)
+        for index in 0..<(warmUp + posts) {
+            let (toStarted, toChanged) = try postOnce(id: "bench-\(index)", connection: connection, loop: loop, state: state)
+            if index >= warmUp {
+                samples.messageStarted.append(toStarted)
+                samples.messagesChanged.append(toChanged)
+            }
+            _ = try connection.callBlocking(
+                destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
+                interface: DaemonUnderTest.controlInterface, member: "Remove", arguments: [.string(state.id)],
+                timeout: .seconds(10))
+        }
+        return samples
+    }
+
+    private func postOnce(id: String, connection: Connection, loop: EventLoop, state: PostState) throws -> (Double, Double) {
+        state.id = id
+        state.startedAt = nil
+        state.changedAt = nil
+        state.reply = nil
+        let message = try Message.methodCall(
+            destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
+            interface: DaemonUnderTest.controlInterface, member: "Post")
+        try message.append([.string("main"), .string("benchmark message \(id)"), .vardict(["id": .string(id)])])
+        let posted = ContinuousClock.now
+        try connection.call(message, timeout: .seconds(10)) { result in state.reply = result }
+        let complete = loop.run(timeout: .seconds(10)) {
+            state.reply != nil && state.startedAt != nil && state.changedAt != nil
+        }
+        if case .failure(let error)? = state.reply { throw BenchError("Post \(id) failed: \(error)") }
+        guard complete, let startedAt = state.startedAt, let changedAt = state.changedAt else {
+            throw BenchError("Post \(id): no MessageStarted/PropertiesChanged within 10 s")
+        }
+        return ((startedAt - posted).seconds, (changedAt - posted).seconds)
+    }
+}
+
+/// What the latency client has seen of the current post (loop-confined).
+private final class PostState {
+    var id = ""
+    var startedAt: ContinuousClock.Instant?
+    var changedAt: ContinuousClock.Instant?
+    var reply: Result<Message, DBusError>?
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

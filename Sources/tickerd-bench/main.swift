@@ -1,0 +1,53 @@
+import Foundation
+
+// tickerd-bench: starts the real tickerd on a private bus and prints one table of daemon-level
+// figures (issue 9). `--smoke` runs every scenario with tiny sizes.
+
+/// Runs every scenario in order and returns the rows.
+func runBenchmarks(_ settings: BenchSettings) throws -> [ResultRow] {
+    signal(SIGPIPE, SIG_IGN)
+    let bus = try PrivateBus()
+    defer { bus.stop() }
+    let daemon = try DaemonUnderTest(
+        binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: settings.frameClients))
+    defer { daemon.stop() }
+    do {
+        return try runScenarios(settings, bus: bus, daemon: daemon)
+    } catch {
+        throw BenchError("\(error)\n--- tickerd's log (tail) ---\n\(daemon.logTail())")
+    }
+}
+
+/// The scenarios, in order, against a running daemon (which the last ones restart and stop).
+func runScenarios(_ settings: BenchSettings, bus: PrivateBus, daemon: DaemonUnderTest) throws -> [ResultRow] {
+    var rows: [ResultRow] = []
+    func step(_ name: String) { FileHandle.standardError.write(Data("tickerd-bench: \(name)\n".utf8)) }
+
+    Thread.sleep(forTimeInterval: 1)  // let start-up work finish before measuring idleness
+    step("RSS idle")
+    rows.append(MemoryRows.idle(daemon))
+    step("idle wake-ups (\(settings.idleWindow) s)")
+    rows.append(IdleWakeups(daemon: daemon.statistics, window: settings.idleWindow).run())
+    step("CPU with 10 subscribers (\(settings.loadWindow) s)")
+    rows.append(try SubscriberCPU(daemon: daemon, window: settings.loadWindow).run())
+    step("Post latency (\(settings.posts) posts)")
+    rows.append(contentsOf: try LatencyRows.run(address: bus.address, posts: settings.posts))
+    step("Frame throughput (\(settings.frameClients) subscribers, \(settings.loadWindow) s)")
+    rows.append(try FrameThroughput(
+        daemon: daemon, clients: settings.frameClients, fps: settings.frameRate, window: settings.loadWindow).run())
+    step("start → READY=1 (\(settings.starts) starts)")
+    rows.append(try StartupTime(daemon: daemon, starts: settings.starts).run())
+    daemon.stop()
+    step("RSS with \(settings.scheduledMessages) scheduled messages")
+    rows.append(try MemoryRows.scheduled(binary: settings.tickerd, bus: bus, count: settings.scheduledMessages))
+    return rows
+}
+
+do {
+    let settings = try BenchSettings.parse(Array(CommandLine.arguments.dropFirst()))
+    let rows = try runBenchmarks(settings)
+    print(ResultTable.render(rows, verdicts: !settings.isSmoke))
+} catch {
+    FileHandle.standardError.write(Data("tickerd-bench: \(error)\n".utf8))
+    exit(1)
+}

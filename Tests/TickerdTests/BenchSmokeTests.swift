@@ -1,0 +1,47 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `tickerd-bench --smoke` (the daemon-level benchmark harness with tiny sizes) still runs against
+/// the real daemon and prints every row of its table. Speed is not asserted: that is what
+/// `make bench` is for.
+@Suite struct BenchSmokeTests {
+    /// The figure each row of the table starts with.
+    static let figures = [
+        "RSS idle",
+        "idle wake-ups in 2 s",
+        "daemon CPU, 10 subscribers × 10 fps × 40 columns",
+        "Post → MessageStarted seen by a client",
+        "Post → PropertiesChanged(Messages) seen by a client",
+        "Frame signals received",
+        "start → READY=1",
+        "RSS with 1000 scheduled messages",
+    ]
+
+    @Test func smokeRunPrintsEveryRow() throws {
+        let bench = TickerdProcess.binary("tickerd-bench")
+        let output = try ChildProcess.run(
+            bench, ["--smoke", "--tickerd", TickerdProcess.binary("tickerd")], timeout: .seconds(180))
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let rows = output.stdout.split(separator: "\n").map { line in
+            line.split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        for figure in Self.figures {
+            let row = try #require(rows.first { $0.count > 1 && $0[1].hasPrefix(figure) }, "no row \(figure) in:\n\(output.stdout)")
+            // | figure | value | spread | budget | verdict | note |
+            #expect(row.count == 8)
+            #expect(!row[2].isEmpty)
+        }
+        // The subscribers really received frames (a harness that measures nothing has rotted).
+        let frames = try #require(rows.first { $0.count > 2 && $0[1].hasPrefix("Frame signals received") })
+        let rate = Double(frames[2].split(separator: " ").first ?? "") ?? 0
+        #expect(rate > 0)
+    }
+
+    @Test func unknownOptionIsAClearError() throws {
+        let output = try ChildProcess.run(TickerdProcess.binary("tickerd-bench"), ["--frobnicate", "1"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("unknown option --frobnicate"))
+    }
+}
