@@ -16,6 +16,18 @@ import TestSupport
         #expect(fixture.daemon.notify.wait(timeout: .seconds(5)) { $0.contains("STOPPING=1") } != nil)
     }
 
+    @Test func aNotifySocketNobodyReadsNeverStallsTheDaemon() throws {
+        // Each post changes STATUS=; the test reads none of it (the queue holds only a few
+        // datagrams), and every post must still be answered.
+        let fixture = try DaemonFixture()
+        for index in 0..<40 {
+            _ = try fixture.post("message \(index)", options: ["id", "s", "n\(index)"])
+        }
+        let list = try fixture.call("List", "s", ["main"])
+        #expect((list.data.first as? [Any])?.count == 40)
+        #expect(fixture.daemon.notify.wait(timeout: .seconds(5)) { $0.contains("READY=1") } != nil)
+    }
+
     @Test func restartKeepsMessagesAndPhase() throws {
         let fixture = try DaemonFixture()
         let id = try fixture.post("A message that keeps scrolling across restarts of the daemon", options: ["priority", "i", "3"])
