@@ -52,6 +52,24 @@ import TestSupport
         #expect(subscriber.signals.last?.arguments.first?.stringValue == "short  •  other     ")
     }
 
+    @Test func aCountingValueInStillTextReachesTheSubscriber() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.call("SetValue", "ssda{sv}", ["main", "builds", "1000", "1", "grouping", "b", "true"])
+        _ = try fixture.post("Builds: {builds}")
+        let subscriber = try BusClient(address: fixture.address)
+        try subscriber.record(interface: Self.channelInterface, member: "Frame")
+        try subscriber.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(20), "fps": .double(30)])
+        ])
+        #expect(subscriber.waitFor { $0.first?.arguments.first?.stringValue == "Builds: 1,000       " })
+        // The text fits and stands still; only the number moves, and every step of it is sent.
+        _ = try fixture.call("SetValue", "ssda{sv}", ["main", "builds", "1500", "1", "duration", "x", "1000000"])
+        #expect(subscriber.waitFor { $0.last?.arguments.first?.stringValue == "Builds: 1,500       " })
+        let texts = subscriber.signals.compactMap { $0.arguments.first?.stringValue }
+        #expect(texts.count >= 5, "\(texts)")
+        #expect(texts.allSatisfy { $0.hasPrefix("Builds: 1,") && $0.count == 20 }, "\(texts)")
+    }
+
     @Test func aSubscriberThatLeavesIsForgotten() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Watch me scroll until my subscriber goes away")

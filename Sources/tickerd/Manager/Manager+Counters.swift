@@ -17,6 +17,8 @@ extension Manager {
             }
             channels[channelName] = state
             emit(.channelChanged(channelName, [.text, .timeline]))
+            // The numbers shown change: subscribers and broadcasts get frames again.
+            restartFrames(channel: channelName, at: now)
         }
     }
 }
