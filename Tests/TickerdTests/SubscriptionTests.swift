@@ -29,7 +29,12 @@ import TestSupport
         // Consecutive frames differ (identical frames are not sent again).
         let texts = subscriber.signals.map { "\($0.arguments.first?.stringValue ?? "")|\($0.arguments.dropFirst().first?.doubleValue ?? -1)" }
         #expect(zip(texts, texts.dropFirst()).allSatisfy { $0 != $1 })
-        // The frames match Render at the same width (text of some instant of the stream).
+        // Every frame is a window of the stream at that width: 14 cells of the tape, wrapping round.
+        let tape = "Frames for one subscriber only, at its own width and pace  •  "
+        for frame in subscriber.signals {
+            let text = frame.arguments.first?.stringValue ?? ""
+            #expect((tape + tape).contains(text), "\(text.debugDescription) is no window of the tape")
+        }
         #expect(try fixture.property("main", "Subscribers").value as? Int == 1)
         // Unicast: the bystander, matching the same signal, got none of them.
         #expect(bystander.signals.isEmpty)
@@ -50,6 +55,63 @@ import TestSupport
         _ = try fixture.post("other")
         #expect(subscriber.waitFor { $0.count >= 2 })
         #expect(subscriber.signals.last?.arguments.first?.stringValue == "short  •  other     ")
+    }
+
+    @Test func eachSubscriberGetsItsOwnColumnsAndPace() throws {
+        let fixture = try DaemonFixture()
+        let text = "Two subscribers on one channel, each at its own width and at its own frame rate"
+        _ = try fixture.post(text)
+        let fast = try BusClient(address: fixture.address)
+        let slow = try BusClient(address: fixture.address)
+        try fast.record(interface: Self.channelInterface, member: "Frame")
+        try slow.record(interface: Self.channelInterface, member: "Frame")
+        try fast.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(10), "fps": .double(20)])
+        ])
+        try slow.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(30), "fps": .double(4)])
+        ])
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 2)
+        #expect(slow.waitFor(timeout: .seconds(10)) { $0.count >= 6 })
+        let slowFrames = slow.signals
+        let fastFrames = fast.signals
+        #expect(fastFrames.allSatisfy { $0.arguments.first?.stringValue?.count == 10 })
+        #expect(slowFrames.allSatisfy { $0.arguments.first?.stringValue?.count == 30 })
+        // 4 fps: frames come no closer than the 250 ms interval (less scheduling jitter), and
+        // the 20 fps subscriber got several frames for each of the slow one's.
+        let gaps = zip(slowFrames.dropFirst(), slowFrames).map { $0.arrivedAt - $1.arrivedAt }
+        #expect(gaps.allSatisfy { $0 >= 180_000 }, "gaps at 4 fps: \(gaps)")
+        #expect(fastFrames.count >= 3 * slowFrames.count, "\(fastFrames.count) fast, \(slowFrames.count) slow")
+        // Leaving is per connection: the fast one goes, the slow one keeps its frames.
+        fast.close()
+        #expect(try fixture.waitForProperty("main", "Subscribers") { $0.value as? Int == 1 })
+        let before = slow.signals.count
+        #expect(slow.waitFor(timeout: .seconds(5)) { $0.count >= before + 2 })
+    }
+
+    @Test func aSubscriberProcessThatExitsIsForgotten() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Scrolling for a subscriber in another process, until it is killed")
+        // An independent peer (Debian's python3 + Gio; a pyenv python has no gi) that subscribes and
+        // then waits for ever.
+        let script = """
+            import sys
+            from gi.repository import Gio, GLib
+            flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+            bus = Gio.DBusConnection.new_for_address_sync(sys.argv[1], flags, None, None)
+            bus.call_sync('io.github.tickerd.Ticker1', '/io/github/tickerd/Ticker1/channel/main',
+                          'io.github.tickerd.Ticker1.Channel', 'Subscribe',
+                          GLib.Variant('(a{sv})', ({'fps': GLib.Variant('d', 10.0)},)), None, 0, -1, None)
+            print('subscribed', flush=True)
+            GLib.MainLoop().run()
+            """
+        let peer = try ChildProcess("/usr/bin/python3", ["-c", script, fixture.address])
+        defer { peer.kill(SIGKILL) }
+        #expect(peer.waitForOutput(timeout: .seconds(20)) { $0.contains("subscribed") }, "\(peer.standardError)")
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 1)
+        peer.kill(SIGKILL)
+        _ = try peer.wait(timeout: .seconds(10))
+        #expect(try fixture.waitForProperty("main", "Subscribers") { $0.value as? Int == 0 })
     }
 
     @Test func aCountingValueInStillTextReachesTheSubscriber() throws {
