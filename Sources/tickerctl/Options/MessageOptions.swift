@@ -9,6 +9,8 @@ enum EffectArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case dots
     /// The text types itself in.
     case reveal
+    /// No effect (`update --effect none` removes one; running dots finish their wave first).
+    case none
 }
 
 /// The options of `post` and `update`: when and how a message is shown.
@@ -47,7 +49,7 @@ struct MessageOptions: ParsableArguments {
     var duration: String?
 
     /// The effect.
-    @Option(help: "An effect: dots (the text must end in '...') or reveal.")
+    @Option(help: "An effect: dots (the text must end in '...'), reveal, or none (update: remove it).")
     var effect: EffectArgument?
 
     /// How long the reveal takes.

@@ -18,6 +18,9 @@ enum RequestParsing {
     /// Keys `Subscribe` accepts.
     static let subscribeKeys = ["columns", "fps"]
 
+    /// The `effect` value that means "no effect" (an `Update` removes a message's effect with it).
+    static let noEffect = "none"
+
     /// The options of a `Post`.
     static func post(_ options: [String: DBusValue]) throws(TickerError) -> MessageRequest {
         var reader = OptionReader(options, context: "Post")
@@ -98,8 +101,14 @@ enum RequestParsing {
         request.end = try reader.int64("end")
         request.calendar = try reader.string("calendar")
         request.duration = try reader.int64("duration")
-        request.effect = try named(
-            reader.string("effect"), "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
+        let effect = try reader.string("effect")
+        if effect == RequestParsing.noEffect {
+            request.removesEffect = true
+        } else {
+            request.effect = try named(
+                effect, "effect", EffectKind.init(rawValue:),
+                EffectKind.allCases.map(\.rawValue) + [RequestParsing.noEffect])
+        }
         request.reveal = try reader.duration("reveal")
         return request
     }

@@ -29,6 +29,7 @@ extension Manager {
     }
 
     /// Changes fields of message `id`; the fields of `changes` that are set replace the old ones.
+    /// A changed effect of a shown message starts at once; a removed one stops gracefully.
     func update(id: String, changes: MessageRequest) throws(TickerError) {
         try transaction { () throws(TickerError) in
             guard var record = messages[id] else { throw .noSuchMessage("there is no message with id '\(id)'") }
@@ -37,6 +38,7 @@ extension Manager {
             if let priority = changes.priority { record.priority = priority }
             if let urgent = changes.urgent { record.urgent = urgent }
             if changes.effect != nil { record.effect = changes.effect }
+            if changes.removesEffect { (record.effect, record.reveal) = (nil, nil) }
             if let reveal = changes.reveal { record.reveal = reveal }
             record.text = try sanitized(record.text, effect: record.effect)
             if changes.ttl != nil || changes.start != nil || changes.end != nil
@@ -45,8 +47,17 @@ extension Manager {
             }
             try insert(record)
             if record.effect != oldEffect, var state = channels[record.channel], state.activeIDs.contains(id) {
-                state.effects.messages[id] = startedEffect(of: record, entering: state.timeline, at: now)
+                let t = now
+                if record.effect == nil {
+                    // Removing the effect is graceful: dots finish the wave under way, then rest.
+                    state.effects.messages[id] = state.effects.messages[id]?.stopping(at: t)
+                } else {
+                    state.effects.messages[id] = startedEffect(of: record, entering: state.timeline, at: t)
+                }
                 channels[record.channel] = state
+                // Clients that compute frames from the Timeline see the effects change.
+                emit(.channelChanged(record.channel, [.timeline]))
+                restartFrames(channel: record.channel, at: t)
             }
         }
     }

@@ -25,6 +25,8 @@ struct MessageRequest: Sendable, Equatable {
     var duration: Int64?
     /// Its effect.
     var effect: EffectKind?
+    /// Update only: the effect is removed (`effect` `"none"`); running dots finish their wave.
+    var removesEffect = false
     /// The reveal duration.
     var reveal: Int64?
 }
