@@ -16,6 +16,20 @@ import TestSupport
         #expect(fixture.daemon.notify.wait(timeout: .seconds(5)) { $0.contains("STOPPING=1") } != nil)
     }
 
+    @Test func sigintSavesSaysStoppingReleasesTheNameAndExitsZero() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("kept across an interrupt", options: ["id", "s", "kept"])
+        let mark = fixture.daemon.notify.drain()
+        fixture.daemon.signal(SIGINT)
+        #expect(try fixture.daemon.process.wait(timeout: .seconds(10)) == 0)
+        #expect(fixture.daemon.notify.wait(timeout: .seconds(5), after: mark) { $0.contains("STOPPING=1") } != nil)
+        let names = try ChildProcess.run("busctl", ["--address=\(fixture.address)", "list", "--acquired"])
+        #expect(names.status == 0)
+        #expect(!names.stdout.contains(DaemonFixture.service))
+        try fixture.daemon.start()
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["kept"])
+    }
+
     @Test func aNotifySocketNobodyReadsNeverStallsTheDaemon() throws {
         // Each post changes STATUS=; the test reads none of it (the queue holds only a few
         // datagrams), and every post must still be answered.
