@@ -93,6 +93,33 @@ import TickerModel
         #expect(I3blocksLineFormatter().format(line) == "hello\n")
     }
 
+    @Test func aLineIsRepeatedOnlyWhenItsFormatShowsTheChange() {
+        // The window is the same; only the full text changed (a counter counting outside it).
+        let before = Self.line("Builds today", full: "Builds today: 1,200 and more")
+        var after = before
+        after.fullText = "Builds today: 1,201 and more"
+        after.offset = 0.75
+        after.at += 40_000
+        #expect(PlainLineFormatter(inPlace: false).looksSame(before, after))
+        #expect(PlainLineFormatter(inPlace: true).looksSame(before, after))
+        #expect(PolybarLineFormatter().looksSame(before, after))
+        #expect(I3blocksLineFormatter().looksSame(before, after))
+        // The tooltip and full_text show it.
+        #expect(!WaybarLineFormatter().looksSame(before, after))
+        #expect(!JSONLineFormatter().looksSame(before, after))
+        // Offset and instant alone are invisible in every format.
+        var moved = before
+        moved.offset = 0.5
+        moved.at += 10_000
+        #expect(WaybarLineFormatter().looksSame(before, moved))
+        #expect(JSONLineFormatter().looksSame(before, moved))
+        // A paused panel looks different in waybar (class), not on a text panel.
+        var paused = before
+        paused.state = .paused
+        #expect(!WaybarLineFormatter().looksSame(before, paused))
+        #expect(I3blocksLineFormatter().looksSame(before, paused))
+    }
+
     @Test func jsonStringsEscapeControlsAndSeparators() throws {
         let text = "tab\there\u{1}\u{2028}end\\"
         let encoded = JSONValue.string(text).text

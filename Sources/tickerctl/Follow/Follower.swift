@@ -211,13 +211,14 @@ final class Follower {
         render()
     }
 
-    /// Computes the line for now, writes it when it looks different, and arms the timer.
+    /// Computes the line for now, writes it when it looks different in the chosen format, and
+    /// arms the timer.
     private func render() {
         let now = WallClock.now()
         let columns = planner.columns(for: source, last: lastColumns)
         lastColumns = columns
         let line = planner.line(for: source, columns: columns, at: now)
-        if lastLine.map({ !$0.looksLike(line) }) ?? true {
+        if lastLine.map({ !formatter.looksSame($0, line) }) ?? true {
             guard output.write(formatter.format(line)) else {
                 onOutputClosed()
                 return

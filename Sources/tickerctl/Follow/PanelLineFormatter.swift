@@ -4,10 +4,16 @@ protocol PanelLineFormatter {
     func format(_ line: PanelLine) -> String
     /// What to write when `follow` ends (e.g. a newline after an in-place terminal line).
     var farewell: String { get }
+    /// Whether `a` and `b` look the same to this format's reader, so `b` need not be written
+    /// after `a`. By default: when they format to the same bytes (a text panel shows neither
+    /// the tooltip nor the state, so a counter counting outside the window writes nothing).
+    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool
 }
 
 extension PanelLineFormatter {
     var farewell: String { "" }
+
+    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool { format(a) == format(b) }
 }
 
 /// `plain`: the visible text; on a terminal redrawn in place (`\r`, text, clear to end of line).
@@ -34,6 +40,9 @@ struct JSONLineFormatter: PanelLineFormatter {
             ("at", .integer(line.at)),
         ]).text + "\n"
     }
+
+    /// The offset and the instant change with every frame; the rest is what a reader watches.
+    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool { a.looksLike(b) }
 }
 
 /// `waybar`: one JSON object a line for a custom module with `"return-type": "json"`; `text` and
