@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: a private bus, tickerd with examples/demo.toml, and `tickerctl follow` in this
-# terminal. Ctrl-C stops everything this script started (by PID) and removes its temp folder.
+# `make demo`: a private bus, tickerd with examples/demo.toml (scheduled messages, a counter
+# counting up, busy dots), and `tickerctl follow` in this terminal. Ctrl-C stops everything this
+# script started (by PID) and removes its temp folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${BIN:-.build/release}
@@ -48,6 +49,10 @@ until busctl --address="$address" --timeout=1 status io.github.tickerd.Ticker1 >
     fi
     sleep 0.05
 done
+
+# The counter of "Builds today: {builds}": it counts up over the first half minute.
+"$bin/tickerctl" --bus "$address" set builds 0 --grouping
+"$bin/tickerctl" --bus "$address" set builds 1280 --duration 30s --easing easeOutCubic
 
 echo "tickerd demo on a private bus ($address). Try in another terminal:"
 echo "  $bin/tickerctl --bus $address post 'Hello from another terminal'"

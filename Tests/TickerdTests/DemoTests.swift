@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `make demo` (scripts/demo.sh) with the binaries built beside the tests: a newcomer sees the
+/// ticker moving, the counter counting and the busy dots, and Ctrl-C stops all of it.
+@Suite(.serialized) struct DemoTests {
+    @Test func theDemoShowsAMovingTickerAndCtrlCStopsEverything() throws {
+        let demo = try ChildProcess(Repository.path("scripts/demo.sh"), [], environment: [
+            "BIN": Repository.buildProducts, "COLUMNS_DEMO": "40",
+        ])
+        defer { demo.kill(SIGKILL) }
+        // Not a terminal, so `tickerctl follow --format plain` prints one line a frame.
+        func frames(_ output: String) -> [String] {
+            guard let start = output.range(of: "Ctrl-C to stop.\n\n") else { return [] }
+            return output[start.upperBound...].split(separator: "\n").map(String.init)
+        }
+        // The counter shows a number (it counts up to 1,280 over the first half minute).
+        func showsCount(_ line: String) -> Bool { line.contains(/Builds today: [0-9]/) }
+        #expect(demo.waitForOutput(timeout: .seconds(60)) { output in
+            let lines = frames(output)
+            return Set(lines).count >= 10 && lines.contains(where: showsCount)
+        }, "\(demo.standardOutput)\n\(demo.standardError)")
+        let lines = frames(demo.standardOutput)
+        #expect(lines.allSatisfy { $0.count == 40 }, "every frame is 40 cells wide")
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "the ticker moves: each line differs")
+        let folder = try #require(demo.standardOutput.firstMatch(of: /unix:path=(\/tmp\/tickerd-demo\.[A-Za-z0-9]+)\/bus/))
+        #expect(FileManager.default.fileExists(atPath: String(folder.1)))
+
+        // Ctrl-C: the script stops the bus, the daemon and follow (by PID) and removes its folder.
+        demo.kill(SIGINT)
+        #expect(try demo.wait(timeout: .seconds(20)) == 0)
+        #expect(!FileManager.default.fileExists(atPath: String(folder.1)))
+    }
+}
