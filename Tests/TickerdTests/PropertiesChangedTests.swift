@@ -1,0 +1,79 @@
+import DBus
+import Foundation
+import Testing
+import TestSupport
+
+/// PropertiesChanged for every property that says it emits it (DESIGN §3), with the new values;
+/// never for `Frame` (computed on read) or the constants; ObjectManager announces new channels.
+@Suite(.serialized) struct PropertiesChangedTests {
+    static let properties = "org.freedesktop.DBus.Properties"
+
+    /// The names a PropertiesChanged signal reports (changed with values, or invalidated).
+    static func names(_ signal: BusClient.Received) -> Set<String> {
+        let changed = signal.arguments.dropFirst().first?.vardictValue?.keys.map { $0 } ?? []
+        let invalidated = signal.arguments.dropFirst(2).first?.stringArrayValue ?? []
+        return Set(changed + invalidated)
+    }
+
+    /// The new value of `name` in a PropertiesChanged of `interface`, if it carries one.
+    static func value(_ signal: BusClient.Received, interface: String, _ name: String) -> DBusValue? {
+        guard signal.member == "PropertiesChanged", signal.arguments.first?.stringValue == interface else { return nil }
+        return signal.arguments.dropFirst().first?.vardictValue?[name]?.unwrappingVariant
+    }
+
+    @Test func everyEmittingPropertyIsAnnouncedWithItsNewValue() throws {
+        let fixture = try DaemonFixture()
+        let channel = DaemonFixture.channelInterface
+        let watcher = try BusClient(address: fixture.address)
+        try watcher.record(interface: Self.properties, member: "PropertiesChanged")
+        try watcher.record(interface: "org.freedesktop.DBus.ObjectManager", member: "InterfacesAdded")
+        func seen(_ interface: String, _ name: String, _ value: DBusValue) -> Bool {
+            watcher.waitFor { $0.contains { Self.value($0, interface: interface, name) == value } }
+        }
+
+        let id = try fixture.post("hello there")
+        #expect(seen(channel, "Text", .string("hello there")))
+        #expect(seen(channel, "Messages", .array(.string, [.string(id)])))
+        #expect(watcher.signals.contains { Self.value($0, interface: channel, "Timeline")?.vardictValue?["tape"]
+            == .string("hello there  •  ") })
+
+        _ = try fixture.call("Pause", "s", ["main"])
+        #expect(seen(channel, "Paused", .bool(true)))
+        _ = try fixture.call("Resume", "s", ["main"])
+        #expect(seen(channel, "Paused", .bool(false)))
+
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "2", "columns", "u", "33", "frame-rate", "d", "2"])
+        #expect(seen(channel, "Columns", .uint32(33)))
+        #expect(seen(channel, "FrameRate", .double(2)))
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "frame-rate", "d", "0"])
+        #expect(seen(channel, "FrameRate", .double(0)))
+
+        let subscriber = try BusClient(address: fixture.address)
+        try subscriber.call(path: DaemonFixture.channelPath("main"), interface: channel, member: "Subscribe", [.vardict([:])])
+        #expect(seen(channel, "Subscribers", .uint32(1)))
+        subscriber.close()
+        #expect(seen(channel, "Subscribers", .uint32(0)))
+
+        // A new channel: the manager's Channels, and InterfacesAdded with the channel's properties.
+        _ = try fixture.post("in the lobby", channel: "lobby")
+        let lobby = DaemonFixture.channelPath("lobby")
+        #expect(watcher.waitFor { signals in
+            signals.contains { signal in
+                let paths = Self.value(signal, interface: DaemonFixture.managerInterface, "Channels")?.arrayValue
+                return paths?.contains { $0.objectPathValue?.description == lobby } == true
+            }
+        })
+        #expect(watcher.waitFor { $0.contains { $0.member == "InterfacesAdded" && $0.arguments.first?.objectPathValue?.description == lobby } })
+        let managed = try fixture.busctl([
+            "call", DaemonFixture.service, DaemonFixture.managerPath, "org.freedesktop.DBus.ObjectManager", "GetManagedObjects",
+        ])
+        #expect(managed.stdout.contains(lobby) && managed.stdout.contains("in the lobby"))
+
+        // Frame is computed on read and the constants never change: none is ever announced.
+        let announced = watcher.signals.filter { $0.member == "PropertiesChanged" }.map(Self.names)
+        #expect(!announced.isEmpty)
+        for names in announced {
+            #expect(names.isDisjoint(with: ["Frame", "Name", "Version"]), "\(names)")
+        }
+    }
+}
