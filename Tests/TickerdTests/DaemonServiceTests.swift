@@ -112,6 +112,8 @@ import TestSupport
         try fixture.daemon.start()
         let files = try FileManager.default.contentsOfDirectory(atPath: fixture.daemon.stateDirectory)
         #expect(files.contains { $0.hasPrefix("state.json.corrupt-") })
+        // …and the log says where it went.
+        #expect(fixture.daemon.process.waitForError(timeout: .seconds(10)) { $0.contains("state.json.corrupt-") })
         #expect(try fixture.property("main", "Text").value as? String == "")
         _ = try fixture.post("fresh start works")
         #expect(try fixture.property("main", "Text").value as? String == "fresh start works")
