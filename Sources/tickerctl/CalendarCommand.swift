@@ -15,6 +15,10 @@ struct CalendarCommand: ParsableCommand {
             """
     )
 
+    /// Accepted like every command's (`tickerctl --bus system calendar ...` works); the calendar is
+    /// computed here, without the bus.
+    @OptionGroup var connection: BusOptions
+
     @Option(help: "How many elapses to show for each expression.")
     var iterations: UInt = 1
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+@testable import tickerctl
 
 /// tickerctl's commands against the real daemon on a private bus, checked with busctl.
 @Suite(.serialized) struct CommandTests {
@@ -132,6 +133,25 @@ import TestSupport
         let lines = output.stderr.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("tickerctl: org.freedesktop.DBus.Error.ServiceUnknown: ") == true)
         #expect(lines.last == "tickerctl: tickerd is not running on the bus at \(bus.address); start it with `tickerd --bus \(bus.address)`")
+    }
+
+    @Test func everyCommandTakesTheGlobalBusOption() throws {
+        // calendar needs no daemon, yet `--bus` before or after the command name must not break it.
+        let plain = try ChildProcess.run(CLIFixture.tickerctl, ["calendar", "--base-time", "@1700000000", "daily"],
+                                         environment: ["TZ": "UTC"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        for arguments in [["--bus", "system", "calendar"], ["calendar", "--bus", "unix:path=/nonexistent"]] {
+            let output = try ChildProcess.run(CLIFixture.tickerctl, arguments + ["--base-time", "@1700000000", "daily"],
+                                              environment: ["TZ": "UTC"])
+            #expect(output.status == 0, "\(arguments): \(output.stderr)")
+            #expect(output.stdout == plain.stdout)
+        }
+        // Every command lists --bus in its help.
+        for command in Tickerctl.configuration.subcommands {
+            let name = command.configuration.commandName ?? ""
+            let help = try ChildProcess.run(CLIFixture.tickerctl, ["help", name])
+            #expect(help.stdout.contains("--bus"), "tickerctl \(name) does not take --bus")
+        }
     }
 
     @Test func completionScriptsAreGenerated() throws {
