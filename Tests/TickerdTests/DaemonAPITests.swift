@@ -108,6 +108,16 @@ import TestSupport
         #expect(try fixture.property("main", "Text").value as? String == "ten chars!")
     }
 
+    @Test func listReportsTheEndOfAHugeTimeToLiveAsNeverInThePast() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("for ever and a day", options: ["id", "s", "long", "ttl", "x", "\(Int64.max)"])
+        let list = try fixture.call("List", "s", ["main"])
+        let fields = try #require((list.data.first as? [[Any]])?.first?.last as? [String: Any])
+        let end = try #require(((fields["end"] as? [String: Any])?["data"] as? NSNumber)?.int64Value)
+        #expect(end == Int64.max)
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["long"])
+    }
+
     @Test func replaceUpdateAndRemove() throws {
         let fixture = try DaemonFixture()
         let id = try fixture.post("first version", options: ["id", "s", "news"])

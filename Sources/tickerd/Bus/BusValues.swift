@@ -62,7 +62,9 @@ enum BusValues {
             if let end { fields["end"] = .int64(end) }
         case let .timeToLive(microseconds):
             fields["ttl"] = .int64(microseconds)
-            fields["end"] = .int64(record.postedAt &+ microseconds)
+            // Saturating, as the schedule does: a TTL near Int64.max ends "never", not in the past.
+            let (end, overflow) = record.postedAt.addingReportingOverflow(microseconds)
+            fields["end"] = .int64(overflow ? .max : end)
         case let .recurring(calendar, duration):
             fields["calendar"] = .string(calendar)
             fields["duration"] = .int64(duration)
