@@ -75,7 +75,11 @@ import TestSupport
         ])
         defer { monitor.kill() }
         #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("NameAcquired") || $0.contains("member=Hello") })
-        let output = try fixture.run(["set", "--decimals", "1", "--suffix", " °C", "--duration", "2s", "temperature", "21.5"])
+        let started = CLIFixture.nowMicroseconds()
+        let output = try fixture.run([
+            "set", "--decimals", "1", "--prefix", "~", "--suffix", " °C", "--duration", "2s", "--easing", "easeOutCubic",
+            "--from", "1000", "--grouping", "temperature", "21.5",
+        ])
         #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("member=SetValue") && $0.contains("\" °C\"") })
         let call = String(try #require(monitor.standardOutput.components(separatedBy: "member=SetValue").last))
         #expect(call.contains("string \"main\""))
@@ -83,9 +87,18 @@ import TestSupport
         #expect(call.contains("double 21.5"))
         #expect(call.contains("variant             uint32 1"))
         #expect(call.contains("variant             int64 2000000"))
-        // Success, or the daemon's error as one line with its D-Bus name.
-        #expect(output.status == 0 || (output.stderr.split(separator: "\n").count == 1
-            && output.stderr.hasPrefix("tickerctl: ") && output.stderr.contains(".Error.")))
+        #expect(call.contains("string \"easeOutCubic\"") && call.contains("double 1000"))
+        #expect(output.status == 0, "\(output.stderr)")
+        // Posted after the value is set, the message's first tape already has the counter's field.
+        _ = try fixture.ok(["post", "Outside: {temperature} now"])
+        // The daemon shows it so: from ~1,000.0 °C at the start to ~21.5 °C after the two seconds.
+        #expect(try fixture.render(columns: 26, at: started) == "Outside: ~1,000.0 °C now  ")
+        let done = try fixture.render(columns: 26, at: started + 3_000_000)
+        #expect(done.hasPrefix("Outside: ~") && done.contains(" 21.5 °C now") && done.count == 26, "\(done)")
+        let bad = try fixture.run(["set", "--decimals", "99", "temperature", "1"])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidOption: ")
+            && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 
     @Test func statusShowsVersionChannelsMessagesAndSubscribers() throws {
