@@ -73,6 +73,9 @@ final class Daemon {
         surface.onChange = { [unowned self] in changed() }
         surface.onReload = { [unowned self] () throws(TickerError) in try reload() }
         surface.onError = { [unowned self] message in logger.warning("\(message)") }
+        surface.onEvent = { [unowned self] event in
+            if let entry = event.logEntry { logger.info(entry.message, metadata: entry.metadata) }
+        }
         manager.observer = surface
         try surface.export()
         ownerWatcher = try NameOwnerWatcher.vanishedConnections(on: connection) { [unowned self] name in

@@ -22,6 +22,13 @@ import TestSupport
         try:
             while not any(b"serving io.github.tickerd.Ticker1" in e for e in entries):
                 entries.append(sock.recv(65536))
+            # A post, so the channel's story gets a line with TICKER_CHANNEL.
+            address = sys.argv[sys.argv.index("--bus") + 1]
+            subprocess.run(["busctl", "--address=" + address, "call", "io.github.tickerd.Ticker1",
+                            "/io/github/tickerd/Ticker1", "io.github.tickerd.Ticker1.Control", "Post",
+                            "ssa{sv}", "main", "hello journal", "1", "id", "s", "hello"], check=True)
+            while not any(b"TICKER_CHANNEL=main" in e for e in entries):
+                entries.append(sock.recv(65536))
         finally:
             daemon.terminate()
             daemon.wait(20)
@@ -55,6 +62,12 @@ import TestSupport
         #expect(fields.contains { $0.hasPrefix("CODE_LINE=") })
         #expect(fields.contains("TICKER_CONFIG=/dev/null"))
         #expect(entries.contains { $0.contains("MESSAGE=stopped") })
+        // A message's story: `journalctl TICKER_CHANNEL=main TICKER_MESSAGE=hello` finds it.
+        let shown = try #require(entries.first { $0.contains("TICKER_CHANNEL=main") })
+        let shownFields = Set(shown.split(separator: "|").map(String.init))
+        #expect(shownFields.contains("TICKER_MESSAGE=hello"))
+        #expect(shownFields.contains("MESSAGE=message 'hello' shown on 'main'"))
+        #expect(shownFields.contains("PRIORITY=6"))
         // Nothing went to stderr: the journal took it all.
         #expect(output.stdout.contains("stderr:\n"))
     }

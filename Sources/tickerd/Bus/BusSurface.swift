@@ -17,6 +17,8 @@ final class BusSurface: ManagerObserver {
     var onChange: (() -> Void)?
     /// Called when sending fails for a reason worth logging.
     var onError: ((String) -> Void)?
+    /// Called with every event after it was published (the daemon logs the ones that are news).
+    var onEvent: ((ManagerEvent) -> Void)?
 
     /// A surface for `manager` on `connection`.
     init(connection: Connection, manager: Manager) throws {
@@ -60,6 +62,7 @@ final class BusSurface: ManagerObserver {
         } catch {
             onError?("could not publish \(event): \(error)")
         }
+        onEvent?(event)
     }
 
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) {
