@@ -138,5 +138,16 @@ import TestSupport
         let extras = try #require(reply.data.last as? [String: Any])
         let progress = try #require((extras["reveal"] as? [String: Any])?["data"] as? Double)
         #expect(progress > 0 && progress < 1)
+
+        // Pixel clients also get each word's stroke progress: all words stroke together.
+        let wordsPosted = DaemonFixture.now()
+        _ = try fixture.post("Hello big world", channel: "words", options: ["effect", "s", "reveal", "reveal", "x", "2000000"])
+        let midway = try fixture.call("Render", "ux", ["20", "\(wordsPosted + 1_000_000)"],
+                                      path: DaemonFixture.channelPath("words"), interface: DaemonFixture.channelInterface)
+        let wordExtras = try #require(midway.data.last as? [String: Any])
+        let overall = try #require((wordExtras["reveal"] as? [String: Any])?["data"] as? Double)
+        let words = try #require((wordExtras["reveal-words"] as? [String: Any])?["data"] as? [Double])
+        #expect(overall > 0.3 && overall <= 0.5)
+        #expect(words == [overall, overall, overall])
     }
 }
