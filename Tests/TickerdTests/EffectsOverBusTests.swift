@@ -91,25 +91,33 @@ import TestSupport
 
     @Test func removingTheDotsFinishesTheWaveThenRests() throws {
         let fixture = try DaemonFixture()
-        let posted = DaemonFixture.now()
         _ = try fixture.post("Working...", options: ["id", "s", "busy", "effect", "s", "dots"])
-        let acked = DaemonFixture.now()
-        let effectsBefore = try fixture.property("main", "Timeline").dictionary["effects"] as? String
+        let effectsBefore = try #require(fixture.property("main", "Timeline").dictionary["effects"] as? String)
         _ = try fixture.call("Update", "sa{sv}", ["busy", "1", "effect", "s", "none"])
-        let updated = DaemonFixture.now()
-        // The stop falls in the first wave (it lasts 1.15 s from the start S, posted ≤ S ≤ acked).
-        try #require(updated - posted < 1_000_000, "the machine is too slow for this test's timing")
-        let effectsAfter = try fixture.property("main", "Timeline").dictionary["effects"] as? String
-        #expect(effectsAfter != effectsBefore, "the Timeline tells followers that the dots stop")
+        // The Timeline tells followers when the dots started (S) and stopped (T): `d busy S T`.
+        let effectsAfter = try #require(fixture.property("main", "Timeline").dictionary["effects"] as? String)
+        #expect(effectsBefore.hasPrefix("d busy ") && effectsBefore.hasSuffix(" -"), "\(effectsBefore)")
+        let fields = effectsAfter.split(separator: " ")
+        try #require(fields.count == 4 && fields[0] == "d" && fields[1] == "busy", "\(effectsAfter)")
+        let start = try #require(Int64(fields[2]))
+        let stop = try #require(Int64(fields[3]))
+        #expect(effectsBefore == "d busy \(start) -")
         #expect(!"\(try fixture.call("List", "s", ["main"]).data)".contains("dots"))
-        // Graceful: the third dot still makes its jump of the first wave (raised from 47 ms to 275 ms
-        // into its jump at S + 0.3 s) even if the stop came before that jump began…
-        let third = try fixture.render(columns: 12, at: (posted + acked) / 2 + 300_000 + 161_000).text
-        #expect(third == "Working..˙  ", "\(third.debugDescription)")
-        // …and no later wave starts: where the second wave would raise each dot, the text rests.
+        let period: Int64 = 1_150_000
+        let wave = (stop - start) / period
+        // Graceful: every dot still makes its jump of the wave under way (raised from 47 ms to
+        // 275 ms into a jump; dot i jumps 150 ms after dot i − 1), even one not begun at T…
         for dot in Int64(0)..<3 {
-            let at = (posted + acked) / 2 + 1_150_000 + dot * 150_000 + 161_000
-            #expect(try fixture.render(columns: 12, at: at).text == "Working...  ")
+            let at = start + wave * period + dot * 150_000 + 161_000
+            let text = try fixture.render(columns: 12, at: at).text
+            #expect(Array(text)[7 + Int(dot)] == "˙", "dot \(dot) of wave \(wave): \(text.debugDescription)")
+        }
+        // …and no later wave starts: where the next waves would raise each dot, the text rests.
+        for later in (wave + 1)...(wave + 3) {
+            for dot in Int64(0)..<3 {
+                let at = start + later * period + dot * 150_000 + 161_000
+                #expect(try fixture.render(columns: 12, at: at).text == "Working...  ")
+            }
         }
         // An unknown effect is still refused, naming the choices.
         let refused = try fixture.callFailing("Update", "sa{sv}", ["busy", "1", "effect", "s", "sparkle"])

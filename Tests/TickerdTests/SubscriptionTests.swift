@@ -77,11 +77,12 @@ import TestSupport
         let fastFrames = fast.signals
         #expect(fastFrames.allSatisfy { $0.arguments.first?.stringValue?.count == 10 })
         #expect(slowFrames.allSatisfy { $0.arguments.first?.stringValue?.count == 30 })
-        // 4 fps: frames come no closer than the 250 ms interval (less scheduling jitter), and
-        // the 20 fps subscriber got several frames for each of the slow one's.
+        // 4 fps: frames come no closer than the 250 ms interval (less generous delivery jitter:
+        // 20 fps would be 50 ms apart), and the 20 fps subscriber got several frames for each of
+        // the slow one's.
         let gaps = zip(slowFrames.dropFirst(), slowFrames).map { $0.arrivedAt - $1.arrivedAt }
-        #expect(gaps.allSatisfy { $0 >= 180_000 }, "gaps at 4 fps: \(gaps)")
-        #expect(fastFrames.count >= 3 * slowFrames.count, "\(fastFrames.count) fast, \(slowFrames.count) slow")
+        #expect(gaps.allSatisfy { $0 >= 125_000 }, "gaps at 4 fps: \(gaps)")
+        #expect(fastFrames.count >= 2 * slowFrames.count, "\(fastFrames.count) fast, \(slowFrames.count) slow")
         // Leaving is per connection: the fast one goes, the slow one keeps its frames.
         fast.close()
         #expect(try fixture.waitForProperty("main", "Subscribers") { $0.value as? Int == 1 })
