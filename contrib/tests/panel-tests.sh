@@ -4,7 +4,10 @@
 #  1. The GNOME Shell extension's timeline.js, run under plain gjs, computes the same `cycle` as the
 #     daemon's Render at the same instants, in continuous, scroll, right-to-left, bounce mode and
 #     across a seamless content change.
-#  2. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
+#  2. The extension's enable()/disable() (extension.js with stand-ins for the Shell's own modules,
+#     a real Gio.DBusProxy on the daemon): the item appears, reads the Timeline and runs its frame
+#     clock; disable removes it, disconnects everything and stops the clock; twice.
+#  3. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
 #     ticker: the bar is not blank where the module is, and it moves. Screenshots go to artifacts/.
 #
 # Needs: dbus-daemon, gjs, xvfb, polybar, imagemagick, fonts-dejavu-core (make test-panels installs
@@ -69,7 +72,11 @@ gjs "$GJS_TEST" "$ADDRESS" main 20 || fail "timeline.js disagrees with Render ac
 ctl remove second
 ctl configure main speed=6
 
-# 2. polybar under Xvfb.
+# 2. enable()/disable() of the extension, on the session bus that is our private one.
+DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" ||
+    fail "the extension's enable()/disable() leaves something behind"
+
+# 3. polybar under Xvfb.
 Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
@@ -96,5 +103,5 @@ moved() {
 }
 wait_for 10 moved || fail "the ticker does not move in the bar"
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
-echo "panels: timeline.js agrees with Render in 5 setups; polybar draws and scrolls the ticker" \
-     "(screenshots in artifacts/)"
+echo "panels: timeline.js agrees with Render in 5 setups; the extension enables and disables cleanly;" \
+     "polybar draws and scrolls the ticker (screenshots in artifacts/)"
