@@ -61,6 +61,8 @@ import TestSupport
             == "io.github.tickerd.Ticker1.Error.InvalidOption")
         #expect(try fixture.gdbusErrorName(manager, post, ["main", "evil \u{202E} text", "{}"])
             == "io.github.tickerd.Ticker1.Error.InvalidText")
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "", "{}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidText")
         let bidi = try fixture.callFailing("Post", "ssa{sv}", ["main", "evil \u{202E} text", "0"])
         #expect(bidi.contains("U+202E"))
         #expect(try fixture.gdbusErrorName(manager, post, ["no/slash", "hi", "{}"])

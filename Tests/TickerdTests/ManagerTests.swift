@@ -139,6 +139,7 @@ import TickerModel
             ("[[message]]\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\nttl = \"soon\"\n", "test.toml:6: message[1].ttl: not a time span"),
             ("[[message]]\ntext = \"x\"\ncalendar = \"*-*-* 25:00\"\nduration = \"1h\"\n", "test.toml:3: message[0].calendar:"),
             ("[[message]]\ntext = \"bad \u{202E}\"\n", "test.toml:2: message[0].text: text contains U+202E"),
+            ("[[message]]\nid = \"blank\"\ntext = \"\"\n", "test.toml:3: message[0].text: the text is empty"),
             ("[limits]\nmessages = 0\n", "test.toml:2: limits.messages: must be above 0"),
             ("[channel.main\n", "test.toml:1:"),
         ]

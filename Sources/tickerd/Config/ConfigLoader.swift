@@ -141,6 +141,7 @@ struct ConfigLoader {
         if request.reveal != nil, request.effect != .reveal {
             throw table.error("reveal", "a reveal duration goes with effect = \"reveal\"")
         }
+        guard !text.isEmpty else { throw table.error("text", Manager.emptyText) }
         do {
             _ = try TextSanitizer.sanitize(text)
         } catch {

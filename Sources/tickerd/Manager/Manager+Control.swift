@@ -191,8 +191,10 @@ extension Manager {
             postedAt: record.postedAt)
     }
 
-    /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`.
+    /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`; an empty text
+    /// (which would only put a second separator on the tape) is refused.
     func sanitized(_ text: String, effect: EffectKind?) throws(TickerError) -> String {
+        guard !text.isEmpty else { throw .invalidText(Self.emptyText) }
         let cleaned: String
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits.model)
@@ -205,6 +207,9 @@ extension Manager {
         }
         return cleaned
     }
+
+    /// Why an empty text is refused.
+    static let emptyText = "the text is empty; a message needs something to show (Remove takes a message away)"
 
     /// A fresh message id, `m<serial>`, never reused.
     func newID() -> String {
