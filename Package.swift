@@ -36,6 +36,8 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // glibc's <malloc.h> (malloc_trim), part of libc itself.
+        .systemLibrary(name: "CMalloc"),
 
         // Swift layer over libdbus: connection, event loop, messages, objects, signals.
         .target(
@@ -48,7 +50,7 @@ let package = Package(
         .target(
             name: "TickerModel",
             dependencies: [
-                .product(name: "Collections", package: "swift-collections"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSettings
         ),
@@ -64,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "tickerd",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost", "CSystemd",
+                "DBus", "TickerModel", "TickerHost", "CSystemd", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
