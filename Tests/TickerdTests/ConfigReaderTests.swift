@@ -1,5 +1,4 @@
 import Testing
-import TOMLKit
 @testable import tickerd
 
 @Suite struct ConfigReaderTests {
@@ -24,9 +23,8 @@ import TOMLKit
         """
 
     func document() throws -> ConfigTable {
-        let table = try TOMLTable(string: Self.source)
-        return ConfigTable(table, file: "/etc/tickerd/tickerd.toml", path: "",
-                           locator: TOMLKeyLocator(source: Self.source))
+        let parsed = try TOMLDocument(source: Self.source)
+        return ConfigTable(parsed, file: "/etc/tickerd/tickerd.toml", locator: TOMLKeyLocator(source: Self.source))
     }
 
     @Test func locatorFindsKeysTablesAndArrayElements() {

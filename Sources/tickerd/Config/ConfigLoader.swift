@@ -1,4 +1,3 @@
-import TOMLKit
 import TickerModel
 
 /// Reads `tickerd.toml`: TOML (TOMLKit), durations as systemd time spans, instants as systemd
@@ -36,15 +35,13 @@ struct ConfigLoader {
 
     /// Parses configuration text; `file` names it in errors.
     func parse(_ source: String, file: String) throws(ConfigError) -> DaemonConfig {
-        let table: TOMLTable
+        let parsed: TOMLDocument
         do {
-            table = try TOMLTable(string: source)
-        } catch let error as TOMLParseError {
-            throw ConfigError(file: file, line: error.source.begin.line, key: "", problem: error.description)
+            parsed = try TOMLDocument(source: source)
         } catch {
-            throw ConfigError(file: file, line: 0, key: "", problem: "\(error)")
+            throw ConfigError(file: file, line: error.line, key: "", problem: error.description)
         }
-        let document = ConfigTable(table, file: file, path: "", locator: TOMLKeyLocator(source: source))
+        let document = ConfigTable(parsed, file: file, locator: TOMLKeyLocator(source: source))
         try document.rejectUnknownKeys(Self.topKeys)
         var config = DaemonConfig()
         if let limits = try document.table("limits") { config.limits = try readLimits(limits) }

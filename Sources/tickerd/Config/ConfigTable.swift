@@ -1,4 +1,3 @@
-import TOMLKit
 
 /// A typed, strict view of one TOML table: every read names its key path, every wrong type or
 /// unknown key becomes a `ConfigError` with file, line and key, so typos never pass silently.
@@ -8,11 +7,17 @@ struct ConfigTable {
     /// The table's dotted path, e.g. `channel.main` or `message[2]` ("" for the document).
     let path: String
 
-    private let table: TOMLTable
+    private let document: TOMLDocument
+    private let table: OpaquePointer
     private let locator: TOMLKeyLocator
 
-    /// Wraps `table`, found at `path` of `file`, whose lines `locator` knows.
-    init(_ table: TOMLTable, file: String, path: String, locator: TOMLKeyLocator) {
+    /// The root table of `document`, read from `file`, whose lines `locator` knows.
+    init(_ document: TOMLDocument, file: String, locator: TOMLKeyLocator) {
+        self.init(document, table: document.root, file: file, path: "", locator: locator)
+    }
+
+    private init(_ document: TOMLDocument, table: OpaquePointer, file: String, path: String, locator: TOMLKeyLocator) {
+        self.document = document
         self.table = table
         self.file = file
         self.path = path
@@ -20,7 +25,7 @@ struct ConfigTable {
     }
 
     /// The keys present in this table.
-    var keys: [String] { table.keys }
+    var keys: [String] { TOMLDocument.keys(of: table) }
 
     /// The full dotted path of `key` in this table.
     func keyPath(_ key: String) -> String {
@@ -35,37 +40,39 @@ struct ConfigTable {
 
     /// Fails on the first key that is not in `known`, suggesting the known ones.
     func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
-        for key in table.keys.sorted() where !known.contains(key) {
+        for key in keys.sorted() where !known.contains(key) {
             throw error(key, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))")
         }
     }
 
     /// A string value, or nil when the key is absent.
     func string(_ key: String) throws(ConfigError) -> String? {
-        guard let value = table[key] else { return nil }
-        guard let string = value.tomlValue.string else { throw typeError(key, "a string", value) }
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        guard let string = TOMLDocument.string(value) else { throw typeError(key, "a string", value) }
         return string
     }
 
     /// An integer value, or nil when the key is absent.
     func int(_ key: String) throws(ConfigError) -> Int? {
-        guard let value = table[key] else { return nil }
-        guard let number = value.tomlValue.int else { throw typeError(key, "an integer", value) }
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        guard let number = TOMLDocument.integer(value).flatMap({ Int(exactly: $0) }) else {
+            throw typeError(key, "an integer", value)
+        }
         return number
     }
 
     /// A floating-point value (an integer is accepted too), or nil when the key is absent.
     func double(_ key: String) throws(ConfigError) -> Double? {
-        guard let value = table[key] else { return nil }
-        if let number = value.tomlValue.double { return number }
-        if let number = value.tomlValue.int { return Double(number) }
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        if let number = TOMLDocument.double(value) { return number }
+        if let number = TOMLDocument.integer(value) { return Double(number) }
         throw typeError(key, "a number", value)
     }
 
     /// A boolean value, or nil when the key is absent.
     func bool(_ key: String) throws(ConfigError) -> Bool? {
-        guard let value = table[key] else { return nil }
-        guard let flag = value.tomlValue.bool else { throw typeError(key, "true or false", value) }
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        guard let flag = TOMLDocument.bool(value) else { throw typeError(key, "true or false", value) }
         return flag
     }
 
@@ -81,26 +88,27 @@ struct ConfigTable {
 
     /// A sub-table, or nil when the key is absent.
     func table(_ key: String) throws(ConfigError) -> ConfigTable? {
-        guard let value = table[key] else { return nil }
-        guard let child = value.tomlValue.table else { throw typeError(key, "a table", value) }
-        return ConfigTable(child, file: file, path: keyPath(key), locator: locator)
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        guard let child = TOMLDocument.table(value) else { throw typeError(key, "a table", value) }
+        return ConfigTable(document, table: child, file: file, path: keyPath(key), locator: locator)
     }
 
     /// An array of tables (`[[key]]`), empty when the key is absent.
     func tables(_ key: String) throws(ConfigError) -> [ConfigTable] {
-        guard let value = table[key] else { return [] }
-        guard let array = value.tomlValue.array else { throw typeError(key, "an array of tables", value) }
+        guard let value = TOMLDocument.node(key, in: table) else { return [] }
+        guard let array = TOMLDocument.elements(value) else { throw typeError(key, "an array of tables", value) }
         var result: [ConfigTable] = []
+        result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
-            guard let child = element.tomlValue.table else {
+            guard let child = TOMLDocument.table(element) else {
                 throw error("\(key)[\(index)]", "expected a table")
             }
-            result.append(ConfigTable(child, file: file, path: keyPath("\(key)[\(index)]"), locator: locator))
+            result.append(ConfigTable(document, table: child, file: file, path: keyPath("\(key)[\(index)]"), locator: locator))
         }
         return result
     }
 
-    private func typeError(_ key: String, _ expected: String, _ value: TOMLValueConvertible) -> ConfigError {
-        error(key, "expected \(expected), found \(value.type)")
+    private func typeError(_ key: String, _ expected: String, _ value: OpaquePointer) -> ConfigError {
+        error(key, "expected \(expected), found \(TOMLDocument.typeName(value))")
     }
 }
