@@ -10,8 +10,17 @@ import HeapModule
 /// removed entries) are skipped lazily. Asking about an instant before the last one re-evaluates
 /// every entry from scratch (the wall clock went back).
 public struct Schedule: Sendable {
-    /// The entries, by id.
-    public private(set) var entries: [String: ScheduleEntry] = [:]
+    /// The entries, by id, built on demand: each entry is stored once, in its slot, so a schedule
+    /// of 100k messages does not hold a second dictionary of them.
+    public var entries: [String: ScheduleEntry] {
+        var result: [String: ScheduleEntry] = [:]
+        result.reserveCapacity(slotOfID.count)
+        for case let item? in slots { result[item.entry.id] = item.entry }
+        return result
+    }
+
+    /// How many entries the schedule holds.
+    public var count: Int { slotOfID.count }
 
     private struct Tracked: Sendable {
         var entry: ScheduleEntry
@@ -46,7 +55,6 @@ public struct Schedule: Sendable {
 
     /// Adds `entry`, replacing any entry with the same id.
     public mutating func insert(_ entry: ScheduleEntry) {
-        entries[entry.id] = entry
         let slot: Int
         if let existing = slotOfID[entry.id] {
             slot = existing
@@ -68,9 +76,7 @@ public struct Schedule: Sendable {
     /// Removes the entry with `id`, returning it.
     @discardableResult
     public mutating func remove(id: String) -> ScheduleEntry? {
-        guard let entry = entries.removeValue(forKey: id), let slot = slotOfID.removeValue(forKey: id) else {
-            return nil
-        }
+        guard let slot = slotOfID.removeValue(forKey: id), let entry = slots[slot]?.entry else { return nil }
         slots[slot] = nil
         freeSlots.append(slot)
         activeSlots.remove(slot)

@@ -8,8 +8,9 @@ public enum ScheduleWindow: Sendable, Hashable {
     case timeToLive(microseconds: Int64)
     /// On during each occurrence of `calendar` for `duration` microseconds: active at t when some
     /// occurrence o has o ≤ t < o + duration. Windows may cross midnight and may overlap the
-    /// previous occurrence; a duration of zero or less never shows the message.
-    case recurring(calendar: CalendarSpec, duration: Int64)
+    /// previous occurrence; a duration of zero or less never shows the message. (Boxed: a
+    /// calendar is large, and every entry would otherwise be as large as one.)
+    indirect case recurring(calendar: CalendarSpec, duration: Int64)
 }
 
 /// A message's place in the schedule.
