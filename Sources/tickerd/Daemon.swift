@@ -48,6 +48,8 @@ final class Daemon {
             logger.critical("\(error)")
             return 1
         }
+        // Only now is the configuration that start() read gone.
+        returnStartUpGarbage()
         loop.run()
         shutDown()
         return exitCode
@@ -56,11 +58,7 @@ final class Daemon {
     // MARK: Start and stop
 
     private func start() throws {
-        // The configuration is applied and then dropped: only the manager's state stays in memory.
-        let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
-        try restoreState()
-        manager.store = { [store] snapshot in try store.save(snapshot) }
-        try manager.apply(config: config)
+        try restoreStateAndApplyConfiguration()
 
         let connection = try Connection(bus: options.bus, loop: loop)
         self.connection = connection
@@ -112,7 +110,15 @@ final class Daemon {
         lastStatus = manager.statusLine
         notifier.ready(status: lastStatus)
         changed()
-        returnStartUpGarbage()
+    }
+
+    /// Reads the configuration (failing early when it is bad), restores the state, applies the
+    /// configuration and drops it: only the manager's state stays in memory.
+    private func restoreStateAndApplyConfiguration() throws {
+        let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
+        try restoreState()
+        manager.store = { [store] snapshot in try store.save(snapshot) }
+        try manager.apply(config: config)
     }
 
     /// Hands the heap pages that start-up (or a reload) used and freed back to the kernel: parsing
@@ -162,6 +168,14 @@ final class Daemon {
     private func reload() throws(TickerError) {
         notifier.reloading(monotonicMicroseconds: RealtimeClock.monotonicMicroseconds())
         defer { notifier.ready(status: manager.statusLine) }
+        try applyFreshConfiguration()
+        logger.info("configuration reloaded from \(options.configPath)")
+        changed()
+        returnStartUpGarbage()
+    }
+
+    /// Reads the configuration again and applies it; it is gone again when this returns.
+    private func applyFreshConfiguration() throws(TickerError) {
         let fresh: DaemonConfig
         do {
             fresh = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
@@ -170,9 +184,6 @@ final class Daemon {
             throw .invalidConfig("\(error); the old configuration stays in force")
         }
         try manager.apply(config: fresh)
-        logger.info("configuration reloaded from \(options.configPath)")
-        changed()
-        returnStartUpGarbage()
     }
 
     // MARK: Timers

@@ -53,6 +53,12 @@ public struct Schedule: Sendable {
         for entry in entries { insert(entry) }
     }
 
+    /// Makes room for `capacity` entries at once.
+    public mutating func reserveCapacity(_ capacity: Int) {
+        slots.reserveCapacity(capacity)
+        slotOfID.reserveCapacity(capacity)
+    }
+
     /// Adds `entry`, replacing any entry with the same id.
     public mutating func insert(_ entry: ScheduleEntry) {
         let slot: Int

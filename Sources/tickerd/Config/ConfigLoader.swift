@@ -162,7 +162,14 @@ struct ConfigLoader {
         if let start = request.start, let end = request.end, start >= end {
             throw table.error("end", "must come after start")
         }
-        return ConfiguredMessage(id: id, channel: channel, text: text, request: request)
+        // Fresh copies: the parsed document's strings sit between its tables, and a message that
+        // kept them would pin those pages after the document is freed (fragmentation).
+        return ConfiguredMessage(id: Self.copy(id), channel: Self.copy(channel), text: Self.copy(text), request: request)
+    }
+
+    /// `text` in storage of its own.
+    private static func copy(_ text: String) -> String {
+        String(decoding: text.utf8, as: UTF8.self)
     }
 
     private func span(_ table: ConfigTable, _ key: String) throws(ConfigError) -> Int64? {

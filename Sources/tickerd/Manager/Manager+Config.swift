@@ -21,6 +21,10 @@ extension Manager {
                 endMessage(record, reason: .removed)
             }
             let postedAt = now
+            // Room for a large file at once (no doubling while 100k entries arrive); a hint only.
+            let expected = max(messages.count, config.messages.count)
+            messages.reserveCapacity(expected)
+            schedule.reserveCapacity(expected)
             for message in config.messages {
                 let since = messages[message.id]?.postedAt ?? postedAt
                 if let closes = message.request.end ?? message.request.ttl.map({ since &+ $0 }), closes <= postedAt {

@@ -10,7 +10,7 @@ final class Manager {
     /// Channels by name.
     var channels: [String: ChannelState] = [:]
     /// Messages by id (ids are unique across channels).
-    var messages: [String: MessageRecord] = [:]
+    var messages = MessageTable()
     /// Subscriptions by (subscriber, channel).
     var subscriptions: [SubscriptionKey: FrameStream] = [:]
     /// Each broadcasting channel's frame stream.
