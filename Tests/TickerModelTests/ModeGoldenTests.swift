@@ -166,9 +166,27 @@ import Testing
         #expect(changed.frame(columns: 4, at: Self.at(6)).text == "GH|0")
         // 10 s: s = 10 → new cells 1..4.
         #expect(changed.frame(columns: 4, at: Self.at(10)).text == "1234")
-        // A 10-column viewer saw the old text still and sees the new text still from the switch on.
-        #expect(changed.frame(columns: 10, at: Self.at(8.9)).text == "ABCDEFGH  ")
+        // A 10-column viewer, for whom old and new both fit, shows the new text still from the
+        // change (2 s) on: nothing moves, so there is no seam to wait for.
+        #expect(changed.pending?.changedAt == Self.at(2))
+        #expect(changed.frame(columns: 10, at: Self.at(1.9)).text == "ABCDEFGH  ")
+        #expect(changed.frame(columns: 10, at: Self.at(2)).text == "0123456   ")
+        #expect(changed.frame(columns: 10, at: Self.at(8.9)).text == "0123456   ")
         #expect(changed.frame(columns: 10, at: Self.at(9)).text == "0123456   ")
+        #expect(changed.nextChange(after: Self.at(1), columns: 10) == Self.at(2))
+        #expect(changed.nextChange(after: Self.at(2), columns: 10) == nil)
+        // So does a client that reads the published Timeline (the `changed` key).
+        let published = try Timeline(fields: changed.fields)
+        #expect(published.frame(columns: 10, at: Self.at(2)).text == "0123456   ")
+        // A viewer for whom the old text fits but the new one does not keeps the old text still
+        // until the switch, then the new tape scrolls in from its first cell.
+        let wide = timeline.applying(Tape(content: "0123456789", gap: "#"), at: Self.at(2))
+        #expect(wide.switchInstant == Self.at(9))
+        #expect(wide.frame(columns: 8, at: Self.at(2)).text == "ABCDEFGH")
+        #expect(wide.frame(columns: 8, at: Self.at(8.9)).text == "ABCDEFGH")
+        #expect(wide.nextChange(after: Self.at(2), columns: 8) == Self.at(9))
+        #expect(wide.frame(columns: 8, at: Self.at(9)).text == "01234567")
+        #expect(wide.frame(columns: 8, at: Self.at(10)).text == "12345678")
         // Folded in at 9 s: anchored at the switch, position 0.
         let settled = changed.settled(at: Self.at(9.5))
         #expect(settled.pending == nil && settled.anchor == Self.at(9) && settled.position == 0 && settled.tape.text == "0123456#")

@@ -60,3 +60,24 @@ extension Reference {
         return (stream(tape, from: cell, count: c), offset)
     }
 }
+
+/// Reference for a viewer whose old text is still while a content change waits for its switch
+/// (docs/rendering.md §4, §6), written from the rule: nothing moves, so nothing waits.
+extension Reference {
+    /// The text a viewer of `c` columns sees at effective instant `t` when the content changes from
+    /// `old` to `new` at `changedAt`, switching at `switchAt` — or nil when the viewer's text
+    /// scrolls (then the seamless rules apply): the old content still until the change; from the
+    /// change on the new content still when it fits too, else the old one until the switch.
+    static func stillDuringChange(
+        old: Tape, new: Tape, changedAt: Instant, switchAt: Instant, columns c: Int, align: Align, at t: Instant
+    ) -> String? {
+        let oldContent = String(old.text.utf8.dropLast(old.gap.utf8.count)) ?? ""
+        let newContent = String(new.text.utf8.dropLast(new.gap.utf8.count)) ?? ""
+        let oldWidth = CellWidth.of(oldContent)
+        let newWidth = CellWidth.of(newContent)
+        if t >= switchAt { return newWidth <= c ? still(newContent, width: newWidth, columns: c, align: align) : nil }
+        guard oldWidth <= c else { return nil }
+        if t >= changedAt, newWidth <= c { return still(newContent, width: newWidth, columns: c, align: align) }
+        return still(oldContent, width: oldWidth, columns: c, align: align)
+    }
+}

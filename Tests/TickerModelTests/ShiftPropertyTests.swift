@@ -147,6 +147,80 @@ import Testing
         #expect(checkedSwitches > 150)
     }
 
+    @Test("a viewer whose text fits sees a change from its instant when the new text fits too, else at the switch")
+    func stillViewerChange() throws {
+        var rng = SeededRandom(seed: 0x5EED_0005)
+        var sawAtOnce = 0
+        var sawWaiting = 0
+        for trial in 0..<250 {
+            let old = TextSamples.tape(&rng, maxMessages: 2, maxPieces: 4)
+            let new = TextSamples.tape(&rng, maxMessages: 2, maxPieces: 4)
+            guard old.contentWidth > 1, old != new else { continue }
+            // The old text fits; the new one fits or not.
+            let c = Int.random(in: old.contentWidth...(old.contentWidth + 12), using: &rng)
+            let scroll = Bool.random(using: &rng)
+            let direction: Direction = Bool.random(using: &rng) ? .left : .right
+            let align = Align.allCases[Int.random(in: 0..<Align.allCases.count, using: &rng)]
+            let speed = Double(Int.random(in: 20...300, using: &rng)) / 10
+            let settings = ChannelSettings(
+                mode: scroll ? .scroll : .continuous, speed: .cellsPerSecond(speed),
+                delay: Int64.random(in: 0...1_000_000, using: &rng), direction: direction, align: align)
+            let before = Timeline(tape: old, settings: settings, at: Self.base)
+            let applyAt = Self.base + Int64.random(in: 0...20_000_000, using: &rng)
+            let after = before.applying(new, at: applyAt)
+            guard after.pending != nil, let switchAt = after.switchInstant else {
+                Issue.record("trial \(trial): no pending change")
+                continue
+            }
+            // What a client computes from the published Timeline is what the daemon renders.
+            let published = try Timeline(fields: after.fields)
+            #expect(published == after, "trial \(trial): the Timeline dictionary lost the change instant")
+            if new.contentWidth <= c { sawAtOnce += 1 } else { sawWaiting += 1 }
+            var instants: [Instant] = [applyAt - 1, applyAt, applyAt + 1, switchAt - 1, switchAt]
+            for _ in 0..<12 { instants.append(Int64.random(in: (applyAt - 2_000_000)...(switchAt + 2_000_000), using: &rng)) }
+            for t in instants {
+                let reference = Reference.stillDuringChange(
+                    old: old, new: new, changedAt: applyAt, switchAt: switchAt, columns: c, align: align, at: t)
+                guard let reference else { continue }
+                let expected = reference
+                // Before the change (and its switch: in scroll mode a change made during the hold at
+                // home switches at the hold's start), the old timeline's frame stands.
+                if t < min(applyAt, switchAt) { #expect(before.frame(columns: c, at: t).text == expected, "trial \(trial)") }
+                #expect(after.frame(columns: c, at: t).text == expected, "trial \(trial) at \(t - applyAt)")
+                #expect(after.frame(columns: c, at: t, effects: EffectState()).text == expected, "trial \(trial)")
+                #expect(published.frame(columns: c, at: t).text == expected, "trial \(trial)")
+                #expect(after.settled(at: t).frame(columns: c, at: t).text == expected, "trial \(trial): settle changed a frame")
+            }
+            // Pacing: the frame shown before the change is replaced right at it, or at the switch.
+            let firstChange = new.contentWidth <= c ? applyAt : switchAt
+            if after.frame(columns: c, at: firstChange).text != after.frame(columns: c, at: applyAt - 1).text {
+                let due = after.nextChange(after: applyAt - 1, columns: c)
+                #expect(due != nil && due! <= firstChange, "trial \(trial): the change is not due in time")
+            }
+            if new.contentWidth <= c {
+                #expect(after.nextChange(after: applyAt, columns: c) == nil, "trial \(trial): still text wakes for nothing")
+            }
+        }
+        #expect(sawAtOnce > 50 && sawWaiting > 20)
+    }
+
+    @Test("a change made while paused shows at once to viewers whose old and new text fit, also after resume")
+    func stillViewerChangeWhilePaused() {
+        let old = Tape(content: "old text", gap: " | ")
+        let new = Tape(content: "new", gap: " | ")
+        let running = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(2)), at: Self.base)
+        let paused = running.paused(at: Self.base + 3_000_000)
+        let changed = paused.applying(new, at: Self.base + 5_000_000)
+        #expect(changed.frame(columns: 10, at: Self.base + 5_000_000).text == "new       ")
+        // The scrolling viewer keeps its frozen old frame.
+        #expect(changed.frame(columns: 4, at: Self.base + 5_000_000) == running.frame(columns: 4, at: Self.base + 3_000_000))
+        let resumed = changed.resumed(at: Self.base + 9_000_000)
+        #expect(resumed.frame(columns: 10, at: Self.base + 9_000_000).text == "new       ")
+        #expect(resumed.frame(columns: 10, at: Self.base + 9_000_001).text == "new       ")
+        // Made at the frozen instant (3 s), moved on by the pause (6 s) like the anchor.
+        #expect(resumed.pending?.changedAt == Self.base + 9_000_000)
+    }
+
     @Test("pause freezes the frame and resume continues from it without a jump")
     func pauseResume() {
         var rng = SeededRandom(seed: 0x5EED_0004)

@@ -71,6 +71,15 @@ ctl post --id second "a second message joins at the seam" >/dev/null
 gjs "$GJS_TEST" "$ADDRESS" main 20 || fail "timeline.js disagrees with Render across a content change"
 ctl remove second
 ctl configure main speed=6
+# A change while a viewer's text fits: with the new text fitting too it shows from the change's
+# instant (40 columns), else at the switch (8 columns); a 3-column viewer scrolls seamlessly.
+ctl post --channel still --id s1 "short" >/dev/null
+ctl configure still speed=0.5
+ctl post --channel still --id s2 "and more" >/dev/null
+for columns in 40 8 3; do
+    gjs "$GJS_TEST" "$ADDRESS" still "$columns" pending ||
+        fail "timeline.js disagrees with Render during a change at $columns columns"
+done
 
 # 2. enable()/disable() of the extension, on the session bus that is our private one.
 DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" ||
@@ -103,5 +112,5 @@ moved() {
 }
 wait_for 10 moved || fail "the ticker does not move in the bar"
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
-echo "panels: timeline.js agrees with Render in 5 setups; the extension enables and disables cleanly;" \
+echo "panels: timeline.js agrees with Render in 8 setups; the extension enables and disables cleanly;" \
      "polybar draws and scrolls the ticker (screenshots in artifacts/)"

@@ -6,9 +6,13 @@ extension Timeline {
     /// `seamColumns` cells can see yet at `t` — for direction left the first one at or beyond
     /// ⌊s⌋ + seamColumns, for direction right the last one at or below ⌊s⌋ — and ``pending``
     /// describes it until ``settled(at:)`` folds it in. Only viewers whose text scrolls matter,
-    /// so `seamColumns` is capped at the old content's width − 1; nil means every such viewer.
-    /// The daemon passes its widest subscriber's columns to shorten the wait, at the price of a
-    /// visible jump for wider `Render` callers.
+    /// so `seamColumns` is capped at the old content's width − 1; nil means every such viewer
+    /// (what the daemon passes: `Render` callers of any width may scroll the old text). A caller
+    /// passing a narrower `seamColumns` shortens the wait at the price of a visible jump for wider
+    /// scrolling viewers.
+    ///
+    /// Viewers for whom the old content fits do not wait for the seam when the new content fits
+    /// them too: they show it still from `t` (``PendingChange/changedAt``), as nothing moves.
     ///
     /// The change happens at once, restarting at home (with the start delay), when `urgent` is
     /// true, in bounce, static and pages mode, when no viewer scrolls the old text (the seam
@@ -33,7 +37,8 @@ extension Timeline {
             if newTape == base.tape {
                 base.pending = nil
             } else {
-                base.pending = PendingChange(tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width))
+                base.pending = PendingChange(
+                    tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width), changedAt: now)
             }
             return base
         }
@@ -46,7 +51,8 @@ extension Timeline {
         } else {
             seam = cell.floorDiv(oldWidth) * oldWidth
         }
-        let change = PendingChange(tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width))
+        let change = PendingChange(
+            tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width), changedAt: now)
         base.pending = change
         guard base.switchInstant != nil else { return base.restarted(with: newTape, at: t) }
         return base
@@ -82,6 +88,7 @@ extension Timeline {
         guard let pausedAt else { return self }
         var result = self
         result.anchor += max(0, t - pausedAt)
+        if let changedAt = result.pending?.changedAt { result.pending?.changedAt = changedAt + max(0, t - pausedAt) }
         result.pausedAt = nil
         return result.settled(at: t)
     }

@@ -35,6 +35,9 @@ extension Timeline {
         public static let nextSpeed = "nextSpeed"
         /// `d` stream position where `next` begins.
         public static let switchPosition = "switch"
+        /// `x` the instant the pending change was made (on the timeline's clock): from it on,
+        /// viewers for whom both the old and the new content fit show the new one.
+        public static let changed = "changed"
         /// `x` the instant the stream froze, present while paused.
         public static let paused = "paused"
     }
@@ -61,6 +64,7 @@ extension Timeline {
             fields[Key.nextGap] = .string(pending.tape.gap)
             fields[Key.nextSpeed] = .double(pending.speed)
             fields[Key.switchPosition] = .double(Double(pending.switchPosition))
+            if let changedAt = pending.changedAt { fields[Key.changed] = .int64(changedAt) }
         }
         if let pausedAt { fields[Key.paused] = .int64(pausedAt) }
         if let layout = tape.layout { fields[EffectFields.layoutKey] = .string(EffectFields.encode(layout)) }
@@ -90,7 +94,8 @@ extension Timeline {
             guard seam.isFinite, seam.magnitude < 9e15, seam == seam.rounded() else {
                 throw TimelineFieldError("\(Key.switchPosition) must be a whole number of cells")
             }
-            pending = PendingChange(tape: next, switchPosition: Int(seam), speed: nextSpeed)
+            pending = PendingChange(
+                tape: next, switchPosition: Int(seam), speed: nextSpeed, changedAt: try reader.optionalInt64(Key.changed))
         }
         let delay = try reader.int64(Key.delay)
         guard delay >= 0 else { throw TimelineFieldError("\(Key.delay) must not be negative") }

@@ -21,7 +21,7 @@ extension Timeline {
         let now = effectiveTime(t)
         var out = [UInt8]()
         out.reserveCapacity(c + 8)
-        let current = currentTape(at: now)
+        let current = viewedTape(columns: c, at: now)
         var offset = 0.0
         var cycle = 0.0
         switch mode {

@@ -5,13 +5,13 @@ extension Timeline {
     /// Never late: the text at the returned instant can still be the same (for instance when the
     /// stream moves over spaces, or at the end of a hold), but it never changes before it. Moving
     /// text changes when ⌊s⌋ changes; holds and still text change at the end of the hold, the
-    /// page or the pending switch. Nil while paused.
+    /// page or the pending switch — or, for a viewer that shows a pending change still, at the
+    /// instant the change was made. Nil while paused.
     public func nextChange(after t: Instant, columns: Int) -> Instant? {
         guard pausedAt == nil else { return nil }
         let c = max(0, columns)
-        var soonest: Instant?
-        if let switchAt = switchInstant, t < switchAt { soonest = switchAt }
-        let current = currentTape(at: t)
+        let soonest = nextViewedTapeChange(columns: c, after: t)
+        let current = viewedTape(columns: c, at: t)
         var candidate: Instant?
         switch mode {
         case .static:

@@ -80,6 +80,34 @@ extension Timeline {
         return tape
     }
 
+    /// The tape whose content a viewer of `columns` cells sees at effective instant `t`: the
+    /// current tape (``currentTape(at:)``), except that while a change is pending a viewer for whom
+    /// both the old and the new content fit — still text, nothing moves, no seam to keep — sees
+    /// the new tape from the instant the change was made (docs/rendering.md §4, §6).
+    func viewedTape(columns: Int, at t: Instant) -> Tape {
+        guard let pending, let switchAt = switchInstant, t < switchAt else { return currentTape(at: t) }
+        if let changedAt = pending.changedAt, t >= changedAt, showsChangeStill(pending, columns: columns) {
+            return pending.tape
+        }
+        return tape
+    }
+
+    /// The first instant after effective instant `t` at which ``viewedTape(columns:at:)`` changes
+    /// for a viewer of `columns` cells (the change instant or the switch), or nil.
+    func nextViewedTapeChange(columns: Int, after t: Instant) -> Instant? {
+        guard let pending, let switchAt = switchInstant, t < switchAt else { return nil }
+        if let changedAt = pending.changedAt, showsChangeStill(pending, columns: columns) {
+            return t < changedAt ? changedAt : nil
+        }
+        return switchAt
+    }
+
+    /// True when a viewer of `columns` cells sees both the old content and `pending`'s still, so it
+    /// shows the change from the instant it was made rather than at the switch.
+    func showsChangeStill(_ pending: PendingChange, columns: Int) -> Bool {
+        tape.contentWidth <= columns && pending.tape.contentWidth <= columns
+    }
+
     /// Splits a position into its cell index ⌊s⌋ and the offset s − ⌊s⌋ ∈ [0, 1).
     static func split(_ s: Double) -> (cell: Int, offset: Double) {
         let floor = s.rounded(.down)

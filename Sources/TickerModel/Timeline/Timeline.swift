@@ -100,4 +100,9 @@ public struct PendingChange: Sendable, Equatable {
     public internal(set) var switchPosition: Int
     /// Speed, in cells per second, after the switch.
     public internal(set) var speed: Double
+    /// The instant the change was made, on the timeline's clock (the effective instant: the pause
+    /// instant when made while paused; moved on with ``Timeline/anchor`` by a resume). From it on,
+    /// a viewer for whom both the old and the new content fit shows the new content still
+    /// (docs/rendering.md §6). Nil for a timeline read without it: such viewers wait for the switch.
+    public internal(set) var changedAt: Instant? = nil
 }

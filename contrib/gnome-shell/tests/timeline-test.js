@@ -1,8 +1,10 @@
 // Checks the extension's timeline.js against the daemon: for several instants, the `cycle` the
 // module computes from the published Timeline equals the `cycle` extra of the daemon's Render.
 //
-//   gjs tests/timeline-test.js ADDRESS CHANNEL COLUMNS
+//   gjs tests/timeline-test.js ADDRESS CHANNEL COLUMNS [pending]
 //
+// Where the text fits, the still text must equal Render's too. With `pending`, the Timeline must
+// hold a pending change with its `changed` instant (instants around it and the switch are checked).
 // Exits 0 when every instant agrees, 1 otherwise (printing each disagreement).
 'use strict';
 
@@ -11,7 +13,7 @@ const testsDirectory = GLib.path_get_dirname(imports.system.programPath);
 imports.searchPath.unshift(`${GLib.path_get_dirname(testsDirectory)}/tickerd@tickerd.github.io`);
 const TimelineMath = imports.timeline;
 
-const [address, channel = 'main', columnsText = '20'] = ARGV;
+const [address, channel = 'main', columnsText = '20', expect = ''] = ARGV;
 const columns = Number(columnsText);
 const path = `/io/github/tickerd/Ticker1/channel/${channel}`;
 const connection = Gio.DBusConnection.new_for_address_sync(address,
@@ -40,17 +42,33 @@ check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK a
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
+if (expect === 'pending')
+    check(timeline.next !== null && timeline.next.changedAt !== null, 'no pending change with a changed instant');
 const start = GLib.get_real_time();
 let checked = 0;
-for (let i = 0; i < 40; i++) {
-    const at = start + i * 137_531;
+let stillChecked = 0;
+const instants = [];
+for (let i = 0; i < 40; i++)
+    instants.push(start + i * 137_531);
+if (timeline.next && timeline.next.changedAt !== null)
+    instants.push(timeline.next.changedAt - 1, timeline.next.changedAt);
+if (timeline.switchInstant !== null)
+    instants.push(timeline.switchInstant - 1, timeline.switchInstant);
+for (const at of instants) {
     const frame = call('io.github.tickerd.Ticker1.Channel', 'Render',
         new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();
     const expected = frame[2].cycle ?? 0;
     const computed = timeline.cycle(at, columns);
     check(Math.abs(expected - computed) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js ${computed}`);
+    // Text that fits: the same still text (also while a change is pending: from its instant on
+    // when the new text fits too, else at the switch).
+    const still = timeline.stillText(at, columns);
+    if (still !== null) {
+        stillChecked++;
+        check(still === frame[0], `at ${at}: daemon text ${JSON.stringify(frame[0])}, timeline.js ${JSON.stringify(still)}`);
+    }
     checked++;
 }
-print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}), ` +
-      `${failures} failure(s)`);
+print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}, ` +
+      `${stillChecked} still, ${timeline.next ? 'change pending' : 'no change pending'}), ${failures} failure(s)`);
 imports.system.exit(failures === 0 ? 0 : 1);

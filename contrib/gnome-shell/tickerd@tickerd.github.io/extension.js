@@ -113,7 +113,8 @@ class TickerIndicator extends PanelMenu.Button {
             const now = GLib.get_real_time();
             const columns = this._columns();
             const state = timeline.streamState(now);
-            const content = TimelineMath.Timeline.content(state.tape, state.gap);
+            const viewed = timeline.viewedTape(now, columns);
+            const content = TimelineMath.Timeline.content(viewed.tape, viewed.gap);
             if (timeline.mode === 'static' || timeline.mode === 'pages' || timeline.mode === 'bounce' ||
                 TimelineMath.cellWidth(content) <= columns) {
                 const label = this._label(used++);

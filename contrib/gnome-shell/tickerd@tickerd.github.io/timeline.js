@@ -135,6 +135,7 @@ var Timeline = class Timeline {
             gap: fields.nextGap ?? '',
             speed: Number(fields.nextSpeed),
             switchPosition: Number(fields.switch),
+            changedAt: fields.changed === undefined ? null : Number(fields.changed),
         };
         if (this.next)
             this.next.width = cellWidth(this.next.tape);
@@ -187,6 +188,42 @@ var Timeline = class Timeline {
     }
 
     /**
+     * The tape a viewer of `columns` cells sees at `t`, `{tape, gap}`: the one in effect
+     * (streamState), except that while a change is pending a viewer for whom the old and the new
+     * content both fit sees the new one from the instant the change was made (`changed`; nothing
+     * moves, so it does not wait for the seam — docs/rendering.md §6).
+     */
+    viewedTape(t, columns) {
+        const state = this.streamState(t);
+        if (this.next && state.origin === 0 && this.showsChangeStill(columns) && this.next.changedAt !== null &&
+            this.switchInstant !== null && this.effectiveTime(t) >= this.next.changedAt)
+            return {tape: this.next.tape, gap: this.next.gap};
+        return {tape: state.tape, gap: state.gap};
+    }
+
+    /** Whether a viewer of `columns` cells sees both the old and the pending content still. */
+    showsChangeStill(columns) {
+        return this.next !== null && cellWidth(this.content) <= columns &&
+            cellWidth(Timeline.content(this.next.tape, this.next.gap)) <= columns;
+    }
+
+    /**
+     * The text a viewer of `columns` cells sees at `t` when its content fits (placed by `align`,
+     * padded to `columns`), or null when it moves (scrolling or bouncing, or pages).
+     */
+    stillText(t, columns) {
+        if (this.mode === 'pages')
+            return null;
+        const viewed = this.viewedTape(t, columns);
+        const content = Timeline.content(viewed.tape, viewed.gap);
+        const spare = columns - cellWidth(content);
+        if (spare < 0)
+            return null;
+        const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
+        return ' '.repeat(left) + content + ' '.repeat(spare - left);
+    }
+
+    /**
      * Progress in tape widths at `t` (the `cycle` extra of `Render` in continuous and scroll mode):
      * a pixel client shifts the tape left by `(cycle − ⌊cycle⌋) × tapePixelWidth`.
      * `columns`: the viewer's width in cells; text that fits does not move (cycle 0).
@@ -230,8 +267,13 @@ var Timeline = class Timeline {
         if (this.paused !== null || this.mode === 'static' || this.mode === 'pages')
             return false;
         const state = this.streamState(t);
-        if (cellWidth(Timeline.content(state.tape, state.gap)) <= columns)
-            return this.next !== null;
+        if (cellWidth(Timeline.content(state.tape, state.gap)) <= columns) {
+            // Still text waits for a pending change: at its instant or at the switch.
+            if (this.next === null)
+                return false;
+            return !(this.showsChangeStill(columns) && this.next.changedAt !== null &&
+                this.effectiveTime(t) >= this.next.changedAt);
+        }
         if (this.loops > 0)
             return this.cycle(t, columns) !== this.cycle(t + 3600 * MICROS, columns);
         return true;
