@@ -115,6 +115,26 @@ final class DaemonFixture: Sendable {
         return total
     }
 
+    /// Waits until every thread of `pid` is asleep (state `S` in `/proc/PID/task/TID/stat`), so a
+    /// count of context switches taken afterwards does not catch the daemon on its way back to
+    /// `epoll_wait` after its last reply. False when it is still running at `timeout`.
+    static func waitUntilAsleep(pid: Int32, timeout: Duration = .seconds(5)) throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        while clock.now < deadline {
+            let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+            let asleep = try tasks.allSatisfy { task in
+                let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)
+                // The state follows the command name, which is in parentheses and may hold spaces.
+                guard let close = stat.lastIndex(of: ")") else { return false }
+                return stat[close...].dropFirst(2).first == "S"
+            }
+            if asleep { return true }
+            usleep(2_000)
+        }
+        return false
+    }
+
     /// CLOCK_REALTIME now in µs.
     static func now() -> Int64 {
         var spec = timespec()

@@ -126,6 +126,7 @@ import TestSupport
         let pid = fixture.daemon.process.pid
         // Let the replies and PropertiesChanged go out, then count every thread's switches.
         _ = try fixture.property("main", "Text")
+        #expect(try DaemonFixture.waitUntilAsleep(pid: pid), "the daemon never went to sleep after its last reply")
         let before = try DaemonFixture.contextSwitches(pid: pid)
         // The measurement window: nothing here talks to the daemon.
         usleep(10_000_000)
