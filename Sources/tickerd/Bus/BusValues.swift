@@ -62,7 +62,8 @@ enum BusValues {
             if let end { fields["end"] = .int64(end) }
         case let .timeToLive(microseconds):
             fields["ttl"] = .int64(microseconds)
-            fields["end"] = .int64(record.postedAt &+ microseconds)
+            let (end, overflow) = record.postedAt.addingReportingOverflow(microseconds)
+            fields["end"] = .int64(overflow ? .max : end)
         case let .recurring(calendar, duration):
             fields["calendar"] = .string(calendar)
             fields["duration"] = .int64(duration)
