@@ -82,12 +82,15 @@ import TestSupport
         try watcher.record(interface: Self.managerInterface)
         let posted = DaemonFixture.now()
         let id = try fixture.post("ten minutes, sped up", options: ["ttl", "x", "600000"])
-        #expect(try fixture.property("main", "Messages").value as? [String] == [id])
+        // The TTL runs from the daemon's receipt of Post; List gives the end it computed.
+        let listed = try fixture.call("List", "s", [""])
+        let fields = ((listed.data.first as? [Any])?.first as? [Any])?.last as? [String: Any]
+        let end = try #require(((fields?["end"] as? [String: Any])?["data"] as? NSNumber)?.int64Value, "\(listed.data)")
+        #expect(end >= posted + 600_000)
         #expect(watcher.waitFor { $0.contains { $0.member == "MessageEnded" } })
         let ended = try #require(watcher.signals.first { $0.member == "MessageEnded" })
-        #expect(ended.arrivedAt >= posted + 600_000)
-        // The TTL runs from the daemon's receipt of Post, which is after `posted`.
-        #expect(ended.arrivedAt < posted + 600_000 + Self.lateness + 100_000, "ended \(ended.arrivedAt - posted - 600_000) µs after posted + ttl")
+        #expect(ended.arguments == [.string("main"), .string(id), .uint32(1)])
+        #expect(ended.arrivedAt >= end && ended.arrivedAt < end + Self.lateness, "ended \(ended.arrivedAt - end) µs after posted + ttl")
         #expect(try fixture.property("main", "Messages").value as? [String] == [])
     }
 
