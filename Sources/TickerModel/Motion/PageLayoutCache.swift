@@ -4,11 +4,11 @@ import Synchronization
 ///
 /// A layout is a pure function of the tape's clusters and the column count, so remembering it
 /// changes no result; it only turns a pages-mode frame from O(n) (laying out the whole content)
-/// into O(log p + c). At most ``capacity`` column counts are kept (viewers of a channel use few);
-/// beyond that the cache starts over.
+/// into O(log p + c). At most ``capacity`` column counts are kept (viewers of a channel use few,
+/// and the layout of a very long tape takes megabytes); beyond that the cache starts over.
 final class PageLayoutCache: Sendable {
     /// Column counts remembered at most.
-    static let capacity = 16
+    static let capacity = 4
 
     private let layouts = Mutex<[Int: PageLayout]>([:])
     /// How many layouts were computed (not found) so far, for tests.
