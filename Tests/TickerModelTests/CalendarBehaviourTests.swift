@@ -104,4 +104,24 @@ import TickerModel
             #expect(mine.status == 0 && reference.status == 0)
         }
     }
+
+    /// `--base-time` takes systemd's relative forms too (`now`, `today`, `yesterday`, `tomorrow`,
+    /// `+SPAN`, `-SPAN`), counted from the real clock like `systemd-analyze` counts them.
+    @Test(arguments: ["now", "today", "yesterday", "tomorrow", "+1h 30min", "-2d", "+0"])
+    func relativeBaseTimesReadLikeSystemd(_ base: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("tickerctl").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build tickerctl first: \(binary)")
+        let arguments = ["calendar", "--iterations=2", "--base-time=\(base)", "--", "daily", "Mon *-*-* 00:00 UTC"]
+        for zone in ["Europe/Berlin", "Australia/Lord_Howe"] {
+            let mine = try runProcess(binary, arguments, environment: ["TZ": zone])
+            let reference = try runProcess("/usr/bin/systemd-analyze", arguments, environment: ["TZ": zone])
+            func stable(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("       From now:") }.joined(separator: "\n")
+            }
+            #expect(mine.status == 0 && reference.status == 0, "\(mine.standardError)")
+            #expect(stable(mine.standardOutput) == stable(reference.standardOutput), "--base-time=\(base) in \(zone)")
+        }
+    }
 }
