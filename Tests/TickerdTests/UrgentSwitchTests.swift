@@ -44,7 +44,7 @@ import TestSupport
         _ = try fixture.post(Self.long)
         let start = DaemonFixture.now() + 400_000
         let ordinary = try fixture.post("scheduled, ordinary", options: ["start", "x", "\(start)"])
-        let urgent = try fixture.post("scheduled, urgent", options: ["start", "x", "\(start + 800_000)", "urgent", "b", "true"])
+        let urgent = try fixture.post("scheduled, urgent", options: ["start", "x", "\(start + 2_000_000)", "urgent", "b", "true"])
 
         #expect(watcher.waitFor { $0.contains { $0.arguments.last == .string(ordinary) } })
         let joining = try fixture.property("main", "Timeline").dictionary
