@@ -113,7 +113,8 @@ extension EventLoop {
         timerQueues[clock]?.rearm(watchClockJumps: onWallClockJump != nil)
     }
 
-    /// The timerfd of `clock` is readable: fire what is due; report a wall-clock jump.
+    /// The timerfd of `clock` is readable: fire what is due; report a wall-clock jump (a read
+    /// that failed with ECANCELED).
     func timerFDReady(_ clock: TimerClock) {
         guard let queue = timerQueues[clock] else { return }
         var jumped = false
@@ -122,6 +123,14 @@ extension EventLoop {
             if result == 1 { jumped = true; continue }
             if result != 0 { break }
         }
+        timersDue(clock, afterWallClockJump: jumped)
+    }
+
+    /// Fires the timers of `clock` that are due, re-arms its timerfd and, when the wall clock
+    /// `jumped`, tells ``onWallClockJump`` (split from ``timerFDReady(_:)`` so tests can play a
+    /// jump, which they cannot cause: setting the clock is not theirs to do).
+    func timersDue(_ clock: TimerClock, afterWallClockJump jumped: Bool) {
+        guard let queue = timerQueues[clock] else { return }
         queue.invalidateArming()
         let now = clock.nowNanoseconds
         while let id = queue.popDue(now: now) {

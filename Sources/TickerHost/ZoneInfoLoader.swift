@@ -3,7 +3,7 @@ import TickerModel
 
 /// Loads time zones from the system's zoneinfo files the way glibc finds them: the local zone from
 /// the `TZ` environment variable (a zone name, `:name`, an absolute path or a POSIX rule), else
-/// `/etc/localtime`, else UTC; named zones from `$TZDIR` or `/usr/share/zoneinfo`.
+/// `/etc/localtime`, else UTC (named as glibc names it); named zones from `$TZDIR` or `/usr/share/zoneinfo`.
 public struct ZoneInfoLoader: TimeZoneLookup {
     /// The local zone.
     public let localZone: ZoneRules
@@ -34,7 +34,7 @@ public struct ZoneInfoLoader: TimeZoneLookup {
             return rules
         }
         if let rule = PosixTimeZone(parsing: tz) { return ZoneRules(name: tz, rule: rule) }
-        return .utc
+        return ZoneRules(name: tz, rule: .unusable(tz))
     }
 
     private static func load(path: String, name: String) -> ZoneRules? {

@@ -23,7 +23,7 @@ struct CalendarCommand: ParsableCommand {
     var iterations: UInt = 1
 
     @Option(name: .customLong("base-time"),
-            help: "Start from this time instead of now: 'YYYY-MM-DD HH:MM:SS [ZONE]' or '@SECONDS'.")
+            help: "Start from this time instead of now: 'YYYY-MM-DD HH:MM:SS [ZONE]', '@SECONDS', 'today', '+SPAN'…")
     var baseTime: String?
 
     @Argument(help: "Calendar expressions, e.g. 'Mon..Fri *-*-* 09:00' or 'daily Europe/Berlin'.")
@@ -41,9 +41,9 @@ struct CalendarCommand: ParsableCommand {
         var base = now
         if let baseTime {
             do {
-                base = try TimestampParser.parse(baseTime, zones: zones)
+                base = try TimeArgument.instant(baseTime, option: "base-time", now: now, zones: zones)
             } catch {
-                throw ValidationError("--base-time: \(error.description)")
+                throw ValidationError(error.description)
             }
         }
         let output = CalendarReport.render(expressions: expressions, zones: zones, base: base,

@@ -73,4 +73,55 @@ import TickerModel
         #expect(valid.status == 0)
         #expect(valid.standardOutput.hasPrefix("  Original form: daily\nNormalized form: *-*-* 00:00:00\n    Next elapse: Wed 2023-11-15 00:00:00 UTC\n"))
     }
+
+    /// The local zone comes from TZ the way glibc reads it (a zone name, `:name`, a path, a POSIX
+    /// rule, empty for UTC, unset for /etc/localtime), and a TZ value glibc cannot use is UTC named
+    /// after its leading letters: `tickerctl calendar` prints what `systemd-analyze calendar` does.
+    @Test(arguments: [
+        "Europe/Berlin", ":Australia/Lord_Howe", "/usr/share/zoneinfo/America/New_York", "",
+        "EST5EDT,M3.2.0,M11.1.0", "<+0530>-5:30", "IST-5:30", "Foo+3", "NoSuch/Zone", "Europe/Nowhere", "ab",
+        "12345", "<ABC>x", nil,
+    ] as [String?])
+    func localZoneFollowsTZLikeGlibc(_ tz: String?) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("tickerctl").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build tickerctl first: \(binary)")
+        let expressions = ["daily", "*-*-* 02:30", "Mon *-*~1 12:00 Europe/Berlin", "*:0/20 UTC"]
+        for base in ["2024-03-31 01:30:00", "@1730597400", "2024-10-06 01:50:00"] {
+            let arguments = ["calendar", "--iterations=3", "--base-time=\(base)", "--"] + expressions
+            let environment = tz.map { ["TZ": $0] } ?? [:]
+            var mine = try runProcess(binary, arguments, environment: environment, unset: tz == nil ? ["TZ"] : [])
+            var reference = try runProcess("/usr/bin/systemd-analyze", arguments, environment: environment,
+                                           unset: tz == nil ? ["TZ"] : [])
+            func stable(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("       From now:") }.joined(separator: "\n")
+            }
+            mine = ProcessOutput(standardOutput: stable(mine.standardOutput), standardError: "", status: mine.status)
+            reference = ProcessOutput(standardOutput: stable(reference.standardOutput), standardError: "",
+                                      status: reference.status)
+            #expect(mine.standardOutput == reference.standardOutput, "TZ=\(tz ?? "(unset)") from \(base)")
+            #expect(mine.status == 0 && reference.status == 0)
+        }
+    }
+
+    /// `--base-time` takes systemd's relative forms too (`now`, `today`, `yesterday`, `tomorrow`,
+    /// `+SPAN`, `-SPAN`), counted from the real clock like `systemd-analyze` counts them.
+    @Test(arguments: ["now", "today", "yesterday", "tomorrow", "+1h 30min", "-2d", "+0"])
+    func relativeBaseTimesReadLikeSystemd(_ base: String) throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("tickerctl").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build tickerctl first: \(binary)")
+        let arguments = ["calendar", "--iterations=2", "--base-time=\(base)", "--", "daily", "Mon *-*-* 00:00 UTC"]
+        for zone in ["Europe/Berlin", "Australia/Lord_Howe"] {
+            let mine = try runProcess(binary, arguments, environment: ["TZ": zone])
+            let reference = try runProcess("/usr/bin/systemd-analyze", arguments, environment: ["TZ": zone])
+            func stable(_ text: String) -> String {
+                text.split(separator: "\n", omittingEmptySubsequences: false)
+                    .filter { !$0.hasPrefix("       From now:") }.joined(separator: "\n")
+            }
+            #expect(mine.status == 0 && reference.status == 0, "\(mine.standardError)")
+            #expect(stable(mine.standardOutput) == stable(reference.standardOutput), "--base-time=\(base) in \(zone)")
+        }
+    }
 }

@@ -28,10 +28,10 @@ struct ProcessOutput {
     let status: Int32
 }
 
-/// Runs a program to completion with extra environment variables and optional input (the program
+/// Runs a program to completion with extra (or `unset`) environment variables and optional input (the program
 /// must write at most a pipe buffer of standard error).
 func runProcess(_ path: String, _ arguments: [String], environment extra: [String: String] = [:],
-                input: String? = nil) throws -> ProcessOutput {
+                unset: [String] = [], input: String? = nil) throws -> ProcessOutput {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
@@ -40,6 +40,7 @@ func runProcess(_ path: String, _ arguments: [String], environment extra: [Strin
     environment["SYSTEMD_COLORS"] = "0"
     environment["SYSTEMD_PAGER"] = "cat"
     for (key, value) in extra { environment[key] = value }
+    for key in unset { environment[key] = nil }
     process.environment = environment
     let outPipe = Pipe()
     let errPipe = Pipe()

@@ -21,7 +21,7 @@ import Testing
             align: Align.allCases[Int.random(in: 0..<Align.allCases.count, using: &rng)])
     }
 
-    @Test("fast frame equals the reference for random tapes, settings, columns and instants")
+    @Test("fast frame (text, offset, cycle) equals the reference for random tapes, settings, columns and instants")
     func fastEqualsReference() {
         var rng = SeededRandom(seed: 0x71C_0001)
         for trial in 0..<400 {
@@ -35,6 +35,8 @@ import Testing
                 let reference = Reference.frame(timeline, columns: c, at: t)
                 #expect(fast.text == reference.text, "trial \(trial) mode \(settings.mode) c \(c) t \(t - Self.base) tape \(tape.text.debugDescription)")
                 #expect(abs(fast.offset - reference.offset) < 1e-9, "trial \(trial) offset")
+                #expect(abs(fast.extras.cycle - reference.cycle) < 1e-9,
+                        "trial \(trial) mode \(settings.mode) cycle \(fast.extras.cycle), reference \(reference.cycle)")
                 #expect(CellWidth.of(fast.text) == c, "trial \(trial): frame is not \(c) cells: \(fast.text.debugDescription)")
                 #expect(fast.offset >= 0 && fast.offset < 1)
             }

@@ -3,7 +3,10 @@
 /// Reference frames for a timeline without a pending change, computed from its public fields with
 /// the formulas of docs/rendering.md written out longhand.
 extension Reference {
-    static func frame(_ timeline: Timeline, columns c: Int, at t: Instant) -> (text: String, offset: Double) {
+    /// The frame's text and offset, and its `cycle` extra (docs/rendering.md §4: `s / W` in
+    /// continuous and scroll mode, `p` in bounce mode, `e / (duration of all pages)` in pages
+    /// mode, 0 for still text).
+    static func frame(_ timeline: Timeline, columns c: Int, at t: Instant) -> (text: String, offset: Double, cycle: Double) {
         let tape = timeline.tape
         let e = (timeline.pausedAt.map { min(t, $0) } ?? t) - timeline.anchor
         let content = String(tape.text.utf8.dropLast(tape.gap.utf8.count)) ?? ""
@@ -11,16 +14,19 @@ extension Reference {
         let sign: Double = timeline.direction == .left ? 1 : -1
         switch timeline.mode {
         case .static:
-            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0) }
-            if c == 0 { return ("", 0) }
-            return (stream(tape, from: 0, count: c - 1) + "…", 0)
+            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0, 0) }
+            if c == 0 { return ("", 0, 0) }
+            return (stream(tape, from: 0, count: c - 1) + "…", 0, 0)
         case .pages:
-            if c == 0 { return ("", 0) }
+            if c == 0 { return ("", 0, 0) }
             let pages = pages(content, columns: c)
             var total: Int64 = 0
             for page in pages { total += pageDuration(words: page.words) }
             var page = pages[0]
+            var cycle = 0.0
             if e >= 0 {
+                cycle = Double(e) / Double(total)
+                if timeline.loops > 0 { cycle = min(cycle, Double(timeline.loops)) }
                 var cycles = 0
                 var x = e
                 while x >= total {
@@ -37,27 +43,31 @@ extension Reference {
                     }
                 }
             }
-            return (still(page.text, width: page.cells, columns: c, align: timeline.align), 0)
+            return (still(page.text, width: page.cells, columns: c, align: timeline.align), 0, cycle)
         case .continuous, .scroll, .bounce:
-            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0) }
+            if contentWidth <= c { return (still(content, width: contentWidth, columns: c, align: timeline.align), 0, 0) }
         }
         let s: Double
+        let cycle: Double
         switch timeline.mode {
         case .bounce:
             let overflow = contentWidth - c
             let p = bounce(e, overflow: overflow, speed: timeline.speed, delay: timeline.delay,
                            easing: timeline.easing, loops: Int(timeline.loops))
             s = Double(overflow) * (timeline.direction == .left ? p : 1 - p)
+            cycle = p
         case .scroll:
             s = timeline.position + scroll(e, width: tape.width, speed: timeline.speed, delay: timeline.delay,
                                            easing: timeline.easing, loops: Int(timeline.loops), sign: sign)
+            cycle = s / Double(tape.width)
         default:
             var d = continuous(e, position: 0, speed: timeline.speed, delay: timeline.delay, sign: 1)
             if timeline.loops > 0 { d = min(d, Double(tape.width) * Double(timeline.loops)) }
             s = timeline.position + sign * d
+            cycle = s / Double(tape.width)
         }
         let (cell, offset) = split(s)
-        return (stream(tape, from: cell, count: c), offset)
+        return (stream(tape, from: cell, count: c), offset, cycle)
     }
 }
 

@@ -131,6 +131,7 @@ import TestSupport
         // The measurement window: nothing here talks to the daemon.
         usleep(10_000_000)
         let after = try DaemonFixture.contextSwitches(pid: pid)
+        print("idle daemon: \(after - before) context switches over all its threads in 10 s")
         #expect(after - before == 0, "the idle daemon woke \(after - before) times in 10 s")
     }
 

@@ -4,10 +4,11 @@
 /// Words are maximal runs of clusters other than U+0020. A page holds as many words as fit, one
 /// space between two words; a word wider than c is cut at cluster boundaries into pieces of at most
 /// c cells, each piece counting as one word (a cluster wider than c alone shows as spaces).
-/// The cost is O(n) in the content's clusters, computed per call.
-struct PageLayout {
+/// Laying out costs O(n) in the content's clusters; each tape remembers its layouts by column
+/// count (``PageLayoutCache``), so a frame costs O(log p + c) once its layout is known.
+struct PageLayout: Sendable {
     /// One page: the clusters shown (as runs of cluster ranges) and its word count.
-    struct Page {
+    struct Page: Sendable {
         var pieces: [Range<Int>] = []
         var cells = 0
         var words = 0
@@ -19,6 +20,8 @@ struct PageLayout {
     static let minimumPage: Int64 = 2 * microsecondsPerSecond
 
     let pages: [Page]
+    /// When each page's showing ends, from the start of a cycle (cumulative durations).
+    let ends: [Int64]
 
     /// Lays out the content of `tape` for `columns` cells (columns ≥ 1).
     init(tape: Tape, columns: Int) {
@@ -58,6 +61,14 @@ struct PageLayout {
         }
         if page.words > 0 || pages.isEmpty { pages.append(page) }
         self.pages = pages
+        var ends: [Int64] = []
+        ends.reserveCapacity(pages.count)
+        var total: Int64 = 0
+        for page in pages {
+            total += max(PageLayout.minimumPage, Int64(page.words) * PageLayout.perWord)
+            ends.append(total)
+        }
+        self.ends = ends
     }
 
     /// How long page `index` is shown.
@@ -66,10 +77,18 @@ struct PageLayout {
     }
 
     /// Time to show every page once.
-    var cycleDuration: Int64 {
-        var total: Int64 = 0
-        for index in pages.indices { total += duration(ofPage: index) }
-        return total
+    var cycleDuration: Int64 { ends.last ?? 0 }
+
+    /// The page shown `offset` into a cycle (0 ≤ offset < ``cycleDuration``): the first whose
+    /// showing ends after it, found by binary search.
+    func page(atCycleOffset offset: Int64) -> Int {
+        var low = 0
+        var high = ends.count - 1
+        while low < high {
+            let mid = (low + high) / 2
+            if ends[mid] > offset { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 }
 

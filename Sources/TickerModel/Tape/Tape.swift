@@ -28,6 +28,9 @@ public struct Tape: Sendable {
     /// Where each message and each counter field lies, for tapes built from ``TapeMessage``s
     /// (nil for tapes built from plain strings): what effects apply to.
     public internal(set) var layout: TapeLayout?
+    /// Page layouts (pages mode) by column count, computed on first use and shared by copies
+    /// (they derive from the clusters alone, which never change).
+    let pageLayouts = PageLayoutCache()
 
     /// An empty tape: nothing to show.
     public static let empty = Tape(content: "", gap: "")

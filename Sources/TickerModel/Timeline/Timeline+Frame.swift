@@ -105,7 +105,7 @@ extension Timeline {
     /// Pages mode: appends the page shown at effective instant `t`; returns the cycle progress.
     func appendPage<Painter: FramePainter>(_ tape: Tape, columns: Int, at t: Instant, into out: inout [UInt8], painter: inout Painter) -> Double {
         guard columns > 0 else { return 0 }
-        let layout = PageLayout(tape: tape, columns: columns)
+        let layout = tape.pageLayout(columns: columns)
         let (index, cycle) = pageIndex(layout, at: t)
         let cells = painter.appendPage(tape, layout.pages[index], columns: columns, into: &out)
         let spare = columns - cells
@@ -129,12 +129,6 @@ extension Timeline {
         guard elapsed >= 0, total > 0 else { return (0, 0) }
         let cycles = elapsed / total
         if loops > 0, cycles >= Int64(loops) { return (0, Double(loops)) }
-        var remaining = elapsed - cycles * total
-        for index in layout.pages.indices {
-            let duration = layout.duration(ofPage: index)
-            if remaining < duration { return (index, Double(elapsed) / Double(total)) }
-            remaining -= duration
-        }
-        return (0, Double(elapsed) / Double(total))
+        return (layout.page(atCycleOffset: elapsed - cycles * total), Double(elapsed) / Double(total))
     }
 }

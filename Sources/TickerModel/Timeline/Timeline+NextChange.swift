@@ -44,18 +44,14 @@ extension Timeline {
     /// Pages mode: the end of the page shown at `t`, or nil when the page never changes.
     func nextPage(_ tape: Tape, columns: Int, after t: Instant) -> Instant? {
         guard columns > 0 else { return nil }
-        let layout = PageLayout(tape: tape, columns: columns)
+        let layout = tape.pageLayout(columns: columns)
         guard layout.pages.count > 1 else { return nil }
         let elapsed = t &- anchor
         if elapsed < 0 { return anchor + layout.duration(ofPage: 0) }
         let total = layout.cycleDuration
         let cycles = elapsed / total
         if loops > 0, cycles >= Int64(loops) { return nil }
-        var end = anchor + cycles * total
-        for index in layout.pages.indices {
-            end += layout.duration(ofPage: index)
-            if end > t { return end }
-        }
-        return end
+        let cycleStart = anchor + cycles * total
+        return cycleStart + layout.ends[layout.page(atCycleOffset: elapsed - cycles * total)]
     }
 }

@@ -15,13 +15,17 @@ enum TimeArgument {
         return span.microseconds
     }
 
-    /// An instant: `now`, `+SPAN` / `-SPAN` (from now), `@SECONDS`, or a timestamp such as
-    /// `2025-06-01 09:00` or `2025-06-01 09:00:30 Europe/Berlin`.
+    /// An instant: `now`, `today`, `yesterday`, `tomorrow` (local midnight), `+SPAN` / `-SPAN`
+    /// (from now), `@SECONDS`, or a timestamp such as `2025-06-01 09:00` or
+    /// `2025-06-01 09:00:30 Europe/Berlin` — the forms of systemd's `parse_timestamp()`.
     static func instant(
         _ text: String, option: String, now: Instant, zones: any TimeZoneLookup
     ) throws(UsageError) -> Instant {
         let trimmed = text.trimmingSpaces
         if trimmed == "now" { return now }
+        if let days: Int64 = ["yesterday": -1, "today": 0, "tomorrow": 1][trimmed] {
+            return try midnight(daysFrom: now, days, zones: zones, option: option)
+        }
         if let sign = trimmed.first, sign == "+" || sign == "-" {
             let offset = try span(String(trimmed.dropFirst()), option: option)
             let (result, overflow) = sign == "+"
@@ -32,7 +36,26 @@ enum TimeArgument {
         do {
             return try TimestampParser.parse(trimmed, zones: zones)
         } catch {
-            throw UsageError("--\(option): \(error.description) (or use 'now', '+SPAN', '-SPAN')")
+            throw UsageError("--\(option): \(error.description) (or use 'now', 'today', '+SPAN', '-SPAN')")
+        }
+    }
+
+    /// Local midnight starting the day `days` after the local day of `now` (as systemd's `today`,
+    /// `yesterday`, `tomorrow`: the date's 00:00:00 with mktime's rules).
+    private static func midnight(
+        daysFrom now: Instant, _ days: Int64, zones: any TimeZoneLookup, option: String
+    ) throws(UsageError) -> Instant {
+        /// `YYYY-MM-DD` of `t` in the local zone.
+        func localDate(_ t: Instant) -> String {
+            let stamp = TimestampFormat.timestamp(t, in: zones.localZone).split(separator: " ")
+            return stamp.count > 1 ? String(stamp[1]) : ""
+        }
+        do {
+            // From local noon, whole days of 24 h land on the right dates whatever DST does.
+            let noon = try TimestampParser.parse(localDate(now) + " 12:00:00", zones: zones)
+            return try TimestampParser.parse(localDate(noon + days * Microseconds.perDay), zones: zones)
+        } catch {
+            throw UsageError("--\(option): \(error.description)")
         }
     }
 }

@@ -27,7 +27,7 @@ extension Manager {
             schedule.reserveCapacity(expected)
             for message in config.messages {
                 let since = messages[message.id]?.postedAt ?? postedAt
-                if let closes = message.request.end ?? message.request.ttl.map({ since &+ $0 }), closes <= postedAt {
+                if windowRules.hasClosed(message.request, since: since, at: postedAt) {
                     // A window of the file that has closed for good: nothing to show, not an error.
                     if let old = messages[message.id] { endMessage(old, reason: .expired) }
                     continue

@@ -17,7 +17,7 @@ struct WindowRules: Sendable {
 
     /// The window a request asks for, checked: `calendar` goes with `duration` and nothing else;
     /// `ttl` excludes `end`; `start` must come before the end; a window that has already closed
-    /// at `postedAt` is refused.
+    /// at `postedAt` is refused, a calendar window with no occurrence still open or to come too.
     func window(for request: MessageRequest, postedAt: Instant) throws(TickerError) -> MessageWindow {
         if request.calendar != nil || request.duration != nil {
             guard let expression = request.calendar, let duration = request.duration else {
@@ -27,7 +27,10 @@ struct WindowRules: Sendable {
                 throw .invalidOption("a 'calendar' window takes no 'ttl', 'start' or 'end'")
             }
             guard duration > 0 else { throw .invalidOption("option 'duration' must be above 0") }
-            _ = try calendar(expression)
+            let spec = try calendar(expression)
+            if Self.recurringHasEnded(spec, duration: duration, at: postedAt) {
+                throw .invalidOption("calendar '\(expression)' has no window left: it never elapses again")
+            }
             return .recurring(calendar: expression, duration: duration)
         }
         if request.ttl != nil, request.end != nil {
@@ -46,5 +49,25 @@ struct WindowRules: Sendable {
         if request.start == nil, let ttl = request.ttl { return .timeToLive(microseconds: ttl) }
         if request.start == nil, end == nil { return .always }
         return .absolute(start: request.start, end: end)
+    }
+
+    /// Whether the window `request` asks for, for a message posted at `since`, has closed for good
+    /// at `now`: its end or TTL has passed, or its calendar has no occurrence still open or to come.
+    /// A request whose window is invalid has not closed (``window(for:postedAt:)`` says why).
+    func hasClosed(_ request: MessageRequest, since: Instant, at now: Instant) -> Bool {
+        let ttlEnd = request.ttl.map { ttl in
+            since.addingReportingOverflow(ttl).overflow ? Instant.max : since + ttl
+        }
+        if let closes = request.end ?? ttlEnd, closes <= now { return true }
+        if let expression = request.calendar, let duration = request.duration, duration > 0,
+           let spec = try? calendar(expression) {
+            return Self.recurringHasEnded(spec, duration: duration, at: now)
+        }
+        return false
+    }
+
+    /// Whether a `calendar` + `duration` window has no occurrence open at `t` or after it.
+    private static func recurringHasEnded(_ spec: CalendarSpec, duration: Int64, at t: Instant) -> Bool {
+        ScheduleEntry(id: "", window: .recurring(calendar: spec, duration: duration), postedAt: t).state(at: t).hasEnded
     }
 }

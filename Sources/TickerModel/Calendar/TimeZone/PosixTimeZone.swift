@@ -121,6 +121,17 @@ extension PosixTimeZone {
     }
 }
 
+extension PosixTimeZone {
+    /// What glibc makes of a `TZ` value that names no zone file and is no valid rule: UTC, with
+    /// the value's leading zone name (three or more letters, or `<...>`) as its abbreviation, or
+    /// none (`TZ=Europe/Nowhere` prints times as `... 00:00:00 Europe`, as systemd does).
+    public static func unusable(_ text: String) -> PosixTimeZone {
+        var scanner = PosixTimeZoneScanner(Array(text.utf8))
+        let rule = Rule(name: scanner.name() ?? "", utcOffset: 0, date: .zeroBasedDay(0), time: 0)
+        return PosixTimeZone(standard: rule, daylight: rule, hasDaylightTime: false)
+    }
+}
+
 /// A byte scanner for POSIX TZ strings.
 struct PosixTimeZoneScanner {
     private let bytes: [UInt8]
