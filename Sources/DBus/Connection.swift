@@ -52,6 +52,9 @@ public final class Connection {
             throw openError ?? DBusError.failed("cannot connect to the bus")
         }
         dbus_connection_set_exit_on_disconnect(connection, 0)
+        // Peer calls come to our dispatcher rather than libdbus's built-in answer, which replies to
+        // GetMachineId even when the caller asked for no reply.
+        dbus_connection_set_route_peer_messages(connection, 1)
         if case .address = bus {
             let (registered, registerError) = withLibdbusError { dbus_bus_register(connection, $0) }
             guard registered != 0 else {
