@@ -121,6 +121,13 @@ public final class Connection {
         return serial
     }
 
+    /// Bytes of messages queued on this connection and not yet written to the socket (they grow
+    /// while the bus does not read; a sender of optional traffic can hold back on them).
+    public var outgoingBytes: Int {
+        guard isOpen else { return 0 }
+        return Int(dbus_connection_get_outgoing_size(raw))
+    }
+
     /// Whether values of `type` (e.g. ``DBusType/unixFD``) can travel on this connection.
     public func canSend(_ type: DBusType) -> Bool {
         dbus_connection_can_send_type(raw, type.typeCode) != 0
