@@ -34,7 +34,12 @@ import Testing
             let left = try #require(FileManager.default.contents(atPath: statePath))
             #expect((try? JSONSerialization.jsonObject(with: left)) != nil, "the kill left a state file that does not parse")
 
+            // A temporary file as a kill in the middle of a write leaves it: gone after the restart.
+            try Data("{\"version\":1,\"chan".utf8).write(to: URL(fileURLWithPath: statePath + ".tmp.99999"))
             try fixture.daemon.start()
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: fixture.daemon.stateDirectory)
+                .filter { $0.hasPrefix("state.json.tmp.") }
+            #expect(leftovers.isEmpty, "round \(round): temporary files left behind: \(leftovers)")
             let answered = burst.answeredIDs
             let listed = try Self.listedIDs(fixture)
             let missing = answered.filter { !listed.contains($0) }

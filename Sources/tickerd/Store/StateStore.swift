@@ -20,9 +20,14 @@ struct StateStore {
         case corrupt(reason: String, movedTo: String)
     }
 
-    /// Creates the directory when missing.
+    /// Creates the directory when missing, and removes temporary files a killed daemon left
+    /// half-written (`state.json.tmp.<pid>`: never read, and never renamed over the state).
     func prepare() throws(FileSystemError) {
         try AtomicFile.makeFolders(directory)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in leftovers where name.hasPrefix("state.json.tmp.") {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// Reads the state, moving a corrupt file aside.
