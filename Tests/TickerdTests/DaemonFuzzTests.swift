@@ -122,6 +122,12 @@ import TickerModel
             ["call", Self.service, path, control, "SetValue", "ssda{sv}", "main", "n", "inf", "0"],
             ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "1", "speed", "d", "-inf"],
             ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "1", "delay", "x", "9223372036854775807"],
+            // A delay this long overflowed the bounce and scroll motions' arithmetic (found by seed 1).
+            ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "2", "mode", "s", "bounce",
+             "delay", "x", "4611686018427387904"],
+            ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "2", "mode", "s", "scroll",
+             "delay", "x", "4611686018427387904"],
+            ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "1", "0"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "4294967295", "-9223372036854775808"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "80", "9223372036854775807"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Subscribe", "a{sv}", "1", "fps", "d", "nan"],
@@ -162,6 +168,25 @@ import TickerModel
         }
         #expect(!fixture.daemon.process.hasExited)
         #expect(try fixture.render(columns: 13, at: 0).text.count == 13)
+    }
+
+    /// Megabyte texts are refused by name at once, however their clusters are built (3 MB of
+    /// e + U+0301 took over a second to refuse, found by seed 3).
+    @Test func megabyteTextsAreRefusedWithinASecond() throws {
+        let fixture = try DaemonFixture()
+        let client = try FuzzClient(address: fixture.address)
+        for piece in ["e\u{0301}", "x", "🚀", "👨‍👩‍👧"] {
+            let text = String(repeating: piece, count: (1 << 20) / piece.utf8.count)
+            let call = FuzzCall(path: FuzzCallMaker.manager, interface: FuzzCallMaker.control, member: "Post",
+                                arguments: [.string("main"), .string(text), .vardict([:])])
+            let result = try client.send(call, to: Self.service, timeout: .seconds(1))
+            guard case let .failed(error) = result.outcome else {
+                Issue.record("a 1 MB text of \(piece.debugDescription) was not refused: \(result.outcome)")
+                continue
+            }
+            #expect(error.name == TickerErrorName.prefix + "LimitExceeded", "\(piece.debugDescription): \(error)")
+        }
+        #expect(!fixture.daemon.process.hasExited)
     }
 
     // MARK: Helpers

@@ -182,6 +182,13 @@ extension Manager {
 
     /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`.
     func sanitized(_ text: String, effect: EffectKind?) throws(TickerError) -> String {
+        // A huge text (a megabyte over the bus) is refused after walking limit + 1 clusters,
+        // not all of its scalars twice: every call is answered well within a second.
+        let limit = limits.model.clustersPerMessage
+        if text.utf8.count > limit, text.prefix(limit + 1).count > limit {
+            throw .limitExceeded(
+                "text is more than \(limit) characters long (\(text.utf8.count) bytes); the limit is \(limit)")
+        }
         let cleaned: String
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits.model)
