@@ -73,7 +73,7 @@ import TickerModel
                 break
             }
             if fixture.daemon.process.hasExited {
-                Issue.record("tickerd died at call #\(index) (seed \(Self.seed)): \(call)\n\(fixture.daemon.process.standardError.suffix(3000))")
+                Issue.record("tickerd died at call #\(index) (seed \(Self.seed)): \(call)\n\(fixture.daemon.process.standardError.suffix(12000))")
                 return
             }
             if index % 250 == 249 { try checkState(client, seed: Self.seed ^ UInt64(index)) }
@@ -127,6 +127,9 @@ import TickerModel
              "delay", "x", "4611686018427387904"],
             ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "2", "mode", "s", "scroll",
              "delay", "x", "4611686018427387904"],
+            // A cycle this long made a move duration that overflowed when doubled (found by seed 2).
+            ["call", Self.service, path, control, "Configure", "sa{sv}", "main", "2", "mode", "s", "bounce",
+             "cycle", "x", "9000000000000000000"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "1", "0"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "4294967295", "-9223372036854775808"],
             ["call", Self.service, channel, DaemonFixture.channelInterface, "Render", "ux", "80", "9223372036854775807"],
@@ -168,6 +171,13 @@ import TickerModel
         }
         #expect(!fixture.daemon.process.hasExited)
         #expect(try fixture.render(columns: 13, at: 0).text.count == 13)
+
+        // A text that starts with a character joining the one before it (here VS16) would merge
+        // with the padding and make frames a cell too wide (found by seed 2): refused by name.
+        for text in ["\u{FE0F}x", "\u{0301}accent", "end 👍\u{200D}", "lone flag half 🇩", "x\u{0600}"] {
+            #expect(try fixture.gdbusErrorName(DaemonFixture.managerPath, "\(control).Post", ["main", text, "{}"])
+                    == TickerErrorName.prefix + "InvalidText", "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
     }
 
     /// Megabyte texts are refused by name at once, however their clusters are built (3 MB of
