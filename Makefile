@@ -6,6 +6,8 @@
 #                  tickerd on a private bus) and the in-process ones (Benchmarks/); takes minutes
 #   make bench-smoke
 #                  the daemon-level harness with tiny sizes against the debug build (seconds)
+#   make soak      the long load run of issue 10, release build: 200 subscribers at 30 fps for 60 s
+#                  plus a Post every 10 ms (tickerd-bench --soak; SOAK_FLAGS changes the sizes)
 #   make install   build release and install binaries, units, bus policy, activation files,
 #                  interface XML, man pages, completions and an example config (PREFIX, DESTDIR)
 #   make install-user
@@ -42,7 +44,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
-.PHONY: all deps build release bench bench-smoke test test-swift test-panels demo install install-completions install-user clean
+.PHONY: all deps build release bench bench-smoke soak test test-swift test-panels demo install install-completions install-user clean
 
 all: build
 
@@ -80,6 +82,14 @@ bench-smoke: deps
 	$(SWIFT) build --product tickerd $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) build --product tickerd-bench $(SWIFT_BUILD_FLAGS)
 	"$$($(SWIFT) build --show-bin-path)/tickerd-bench" --smoke
+
+## soak: the long load run (issue 10), release build; exits non-zero when a verdict is missed.
+# SOAK_FLAGS passes options to tickerd-bench --soak, e.g. SOAK_FLAGS="--subscribers 400 --duration 600".
+SOAK_FLAGS ?=
+soak: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product tickerd $(SWIFT_BUILD_FLAGS)
+	$(SWIFT) build -c release --static-swift-stdlib --product tickerd-bench $(SWIFT_BUILD_FLAGS)
+	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" --soak $(SOAK_FLAGS)
 
 ## test: everything CI runs
 test: deps test-swift test-panels

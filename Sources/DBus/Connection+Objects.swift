@@ -78,7 +78,8 @@ extension Connection {
         }
 
         if let interfaceName = message.interface, StandardInterfaces.names.contains(interfaceName) {
-            guard tree.nodeExists(path) else {
+            // Peer answers on every path (as libdbus did); the others need an object or node there.
+            guard interfaceName == StandardInterfaces.peer || tree.nodeExists(path) else {
                 return notFound(DBusError.Names.unknownObject, "no object at path \(path)")
             }
             guard let standard = StandardMethod.find(interface: interfaceName, member: member) else {
@@ -180,6 +181,7 @@ struct StandardMethod: Sendable {
     }
 
     private static let anyNode: @Sendable (ObjectTree, ObjectPath) -> Bool = { tree, path in tree.nodeExists(path) }
+    private static let anyPath: @Sendable (ObjectTree, ObjectPath) -> Bool = { _, _ in true }
     private static let anyObject: @Sendable (ObjectTree, ObjectPath) -> Bool = { tree, path in tree.objects[path] != nil }
 
     static let all: [StandardMethod] = [
@@ -189,10 +191,10 @@ struct StandardMethod: Sendable {
             handler: { connection, path, _ in [.string(Introspection.document(for: path, in: connection.router.objects))] }),
         StandardMethod(
             interface: StandardInterfaces.peer, member: "Ping", inSignature: "", outSignature: "",
-            applies: anyNode, handler: { _, _, _ in [] }),
+            applies: anyPath, handler: { _, _, _ in [] }),
         StandardMethod(
             interface: StandardInterfaces.peer, member: "GetMachineId", inSignature: "", outSignature: "s",
-            applies: anyNode,
+            applies: anyPath,
             handler: { _, _, _ in
                 let (id, error) = withLibdbusError { dbus_try_get_local_machine_id($0) }
                 guard let id else { throw error ?? DBusError.failed("no machine id") }

@@ -52,6 +52,9 @@ public final class Connection {
             throw openError ?? DBusError.failed("cannot connect to the bus")
         }
         dbus_connection_set_exit_on_disconnect(connection, 0)
+        // Peer calls come to our dispatcher rather than libdbus's built-in answer, which replies to
+        // GetMachineId even when the caller asked for no reply.
+        dbus_connection_set_route_peer_messages(connection, 1)
         if case .address = bus {
             let (registered, registerError) = withLibdbusError { dbus_bus_register(connection, $0) }
             guard registered != 0 else {
@@ -116,6 +119,13 @@ public final class Connection {
         var serial: UInt32 = 0
         guard dbus_connection_send(raw, message.raw, &serial) != 0 else { throw DBusError.noMemory }
         return serial
+    }
+
+    /// Bytes of messages queued on this connection and not yet written to the socket (they grow
+    /// while the bus does not read; a sender of optional traffic can hold back on them).
+    public var outgoingBytes: Int {
+        guard isOpen else { return 0 }
+        return Int(dbus_connection_get_outgoing_size(raw))
     }
 
     /// Whether values of `type` (e.g. ``DBusType/unixFD``) can travel on this connection.

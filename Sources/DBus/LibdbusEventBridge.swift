@@ -3,7 +3,9 @@ import CDBus
 /// Drives one libdbus connection from an ``EventLoop``: libdbus watches become epoll
 /// registrations (one per fd, merging libdbus's separate read and write watches), libdbus
 /// timeouts become monotonic loop timers, and queued incoming messages are dispatched on the
-/// loop (while `DBUS_DISPATCH_DATA_REMAINS`), never from inside a libdbus callback.
+/// loop (while `DBUS_DISPATCH_DATA_REMAINS`), never from inside a libdbus callback. A long queue
+/// is dispatched in slices of ``dispatchSlice``: between slices the loop polls, so timers and
+/// other descriptors get their turn (a burst of slow calls cannot starve a 30 fps timer).
 final class LibdbusEventBridge {
     private unowned let loop: EventLoop
     private let connection: OpaquePointer
@@ -12,6 +14,10 @@ final class LibdbusEventBridge {
     private var loopWatches: [Int32: FDWatch] = [:]
     private var timeouts: [OpaquePointer: LoopTimer] = [:]
     private var dispatchScheduled = false
+    /// Continues a dispatch that used up its slice, after the loop has polled once.
+    private var continuation: LoopTimer?
+    /// The longest one dispatch runs before letting the loop poll.
+    static let dispatchSlice = Duration.milliseconds(5)
     private(set) var isInstalled = false
 
     init(loop: EventLoop, connection: OpaquePointer) {
@@ -92,6 +98,9 @@ final class LibdbusEventBridge {
         fdOfWatch.removeAll()
         for timer in timeouts.values { timer.cancel() }
         timeouts.removeAll()
+        continuation?.cancel()
+        continuation = nil
+        dispatchScheduled = false
     }
 
     // MARK: Watches
@@ -195,6 +204,15 @@ final class LibdbusEventBridge {
 
     private func dispatch() {
         dispatchScheduled = false
-        while isInstalled, dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+        let slice = Deadline.after(Self.dispatchSlice)
+        while isInstalled, dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {
+            guard slice.hasPassed else { continue }
+            // Let the loop poll (due timers run) before the rest of the queue.
+            dispatchScheduled = true
+            let timer = continuation ?? loop.makeTimer { [weak self] in self?.dispatch() }
+            continuation = timer
+            timer.schedule(at: .now())
+            return
+        }
     }
 }

@@ -2,8 +2,8 @@ import CDBus
 
 /// The connection's one libdbus filter: method calls go to the exported objects, signals to the
 /// match handlers, the local `Disconnected` signal to ``Connection/onDisconnect``. Replies to
-/// pending calls never reach it (libdbus completes them first); `Peer` calls are answered by
-/// libdbus itself.
+/// pending calls never reach it (libdbus completes them first). `Peer` calls come here too
+/// (`dbus_connection_set_route_peer_messages`) and are answered on any path.
 final class MessageRouter {
     weak var connection: Connection?
     var onDisconnect: (() -> Void)?

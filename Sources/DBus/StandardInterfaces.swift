@@ -1,7 +1,7 @@
 /// The standard interfaces the library implements on every exported object (and `Introspectable`
 /// on every node of the tree, `ObjectManager` on manager paths).
 public enum StandardInterfaces {
-    /// `org.freedesktop.DBus.Peer` (answered by libdbus itself).
+    /// `org.freedesktop.DBus.Peer` (answered on every path by the dispatcher).
     public static let peer = "org.freedesktop.DBus.Peer"
     /// `org.freedesktop.DBus.Introspectable`.
     public static let introspectable = "org.freedesktop.DBus.Introspectable"

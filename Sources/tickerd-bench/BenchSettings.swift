@@ -22,6 +22,16 @@ struct BenchSettings {
     var scheduledMessages = 100_000
     /// Daemon starts timed for start → READY=1.
     var starts = 10
+    /// Whether to run the soak (`--soak`, issue 10) instead of the benchmarks.
+    var isSoak = false
+    /// Soak subscribers.
+    var soakSubscribers = 200
+    /// Frames per second each soak subscriber asks for.
+    var soakFrameRate: Double = 30
+    /// Seconds of the soak window.
+    var soakWindow: Double = 60
+    /// Seconds between the soak's Posts.
+    var soakPostInterval = 0.01
     /// The tickerd binary (default: next to this executable).
     var tickerd = BenchSettings.sibling("tickerd")
 
@@ -41,7 +51,8 @@ struct BenchSettings {
     /// Parses `arguments` (without the program name); throws on an unknown or malformed option.
     static func parse(_ arguments: [String]) throws -> BenchSettings {
         var settings = arguments.contains("--smoke") ? BenchSettings.smoke : BenchSettings()
-        var rest = arguments.filter { $0 != "--smoke" }[...]
+        settings.isSoak = arguments.contains("--soak")
+        var rest = arguments.filter { $0 != "--smoke" && $0 != "--soak" }[...]
         while let option = rest.popFirst() {
             if option == "--help" || option == "-h" {
                 print(usage)
@@ -57,6 +68,10 @@ struct BenchSettings {
             case "--scheduled": settings.scheduledMessages = try count(value, option)
             case "--starts": settings.starts = try count(value, option)
             case "--tickerd": settings.tickerd = value
+            case "--subscribers": settings.soakSubscribers = try count(value, option)
+            case "--fps": settings.soakFrameRate = try number(value, option)
+            case "--duration": settings.soakWindow = try number(value, option)
+            case "--post-interval": settings.soakPostInterval = try number(value, option) / 1000
             default: throw BenchError("unknown option \(option)\n\(usage)")
             }
         }
@@ -67,6 +82,10 @@ struct BenchSettings {
     static let usage = """
     usage: tickerd-bench [--smoke] [--window S] [--load-window S] [--posts N] [--frame-clients N]
                          [--frame-rate FPS] [--scheduled N] [--starts N] [--tickerd PATH]
+           tickerd-bench --soak [--subscribers N] [--fps FPS] [--duration S] [--post-interval MS]
+                         [--tickerd PATH]
+      --soak  the long load run (issue 10): N subscribers (200) at FPS (30) for S seconds (60)
+              plus a Post every MS milliseconds (10); exits 1 when a verdict is missed
     """
 
     /// The path of `name` in the folder of this executable.

@@ -36,6 +36,24 @@ final class FrameSubscribers {
         return total
     }
 
+    /// Frames received so far by each connection.
+    func framesPerConnection() throws -> [Int] {
+        var counts: [Int] = []
+        for (thread, group) in zip(threads, groups) {
+            counts += try thread.sync { group.value.counts }
+        }
+        return counts
+    }
+
+    /// Connections that are no longer connected to the bus.
+    func disconnected() throws -> Int {
+        var total = 0
+        for (thread, group) in zip(threads, groups) {
+            total += try thread.sync { group.value.disconnected }
+        }
+        return total
+    }
+
     /// Closes every connection and stops the threads.
     func close() {
         for (thread, group) in zip(threads, groups) {
@@ -48,17 +66,22 @@ final class FrameSubscribers {
 /// The connections of one client thread (loop-confined).
 final class SubscriberGroup {
     /// Frames received by the group's connections.
-    private(set) var frames = 0
+    var frames: Int { counts.reduce(0, +) }
+    /// Frames received by each connection.
+    private(set) var counts: [Int] = []
+    /// Connections that lost the bus.
+    var disconnected: Int { connections.filter { !$0.isConnected }.count }
     private var connections: [Connection] = []
     private var subscriptions: [SignalSubscription] = []
 
     /// Opens `count` connections on `loop` and subscribes each; call on the loop's thread.
     init(address: String, loop: EventLoop, count: Int, columns: UInt32, fps: Double) throws {
-        for _ in 0..<count {
+        for index in 0..<count {
             let connection = try Connection(bus: .address(address), loop: loop)
             let rule = MatchRule(interface: DaemonUnderTest.channelInterface, member: "Frame")
+            counts.append(0)
             subscriptions.append(try connection.addMatch(rule, registerWithBus: false) { [weak self] _ in
-                self?.frames += 1
+                self?.counts[index] += 1
             })
             _ = try connection.callBlocking(
                 destination: DaemonUnderTest.service, path: ObjectPath(DaemonUnderTest.mainChannelPath),

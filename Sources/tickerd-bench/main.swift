@@ -43,10 +43,36 @@ func runScenarios(_ settings: BenchSettings, bus: PrivateBus, daemon: DaemonUnde
     return rows
 }
 
+/// Runs the soak (`--soak`) against a daemon of its own and returns its rows.
+func runSoak(_ settings: BenchSettings) throws -> [ResultRow] {
+    signal(SIGPIPE, SIG_IGN)
+    let bus = try PrivateBus()
+    defer { bus.stop() }
+    let daemon = try DaemonUnderTest(
+        binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: settings.soakSubscribers))
+    defer { daemon.stop() }
+    FileHandle.standardError.write(Data(
+        "tickerd-bench: soak, \(settings.soakSubscribers) subscribers, \(settings.soakWindow) s\n".utf8))
+    do {
+        return try Soak(
+            daemon: daemon, subscribers: settings.soakSubscribers, fps: settings.soakFrameRate,
+            window: settings.soakWindow, postInterval: settings.soakPostInterval
+        ).run()
+    } catch {
+        throw BenchError("\(error)\n--- tickerd's log (tail) ---\n\(daemon.logTail())")
+    }
+}
+
 do {
     let settings = try BenchSettings.parse(Array(CommandLine.arguments.dropFirst()))
-    let rows = try runBenchmarks(settings)
-    print(ResultTable.render(rows, verdicts: !settings.isSmoke))
+    if settings.isSoak {
+        let rows = try runSoak(settings)
+        print(ResultTable.render(rows))
+        if rows.contains(where: { $0.met == false }) { exit(1) }
+    } else {
+        let rows = try runBenchmarks(settings)
+        print(ResultTable.render(rows, verdicts: !settings.isSmoke))
+    }
 } catch {
     FileHandle.standardError.write(Data("tickerd-bench: \(error)\n".utf8))
     exit(1)

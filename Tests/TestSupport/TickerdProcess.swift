@@ -16,6 +16,7 @@ public final class TickerdProcess: @unchecked Sendable {
     /// The running process (replaced by ``restart()``).
     public private(set) var process: ChildProcess
     private let environment: [String: String]
+    private let wrapper: [String]
 
     /// The built binary next to the test bundle (`.build/<triple>/debug/<name>`).
     public static func binary(_ name: String) -> String {
@@ -29,11 +30,13 @@ public final class TickerdProcess: @unchecked Sendable {
     }
 
     /// Starts a bus (unless given) and the daemon with `config` as its configuration file, and
-    /// waits for READY=1.
+    /// waits for READY=1. A non-empty `wrapper` is a command line the daemon's own is appended to
+    /// (e.g. `unshare -m … sh -c '…; exec "$@"' sh`), which must end by exec'ing it.
     public init(
         config: String = "", bus: PrivateBus? = nil, environment: [String: String] = [:],
-        readyTimeout: Duration = .seconds(30)
+        readyTimeout: Duration = .seconds(30), wrapper: [String] = []
     ) throws {
+        self.wrapper = wrapper
         self.bus = try bus ?? PrivateBus()
         directory = try TemporaryDirectory(prefix: "tickerd-daemon")
         try config.write(toFile: directory.file("tickerd.toml"), atomically: true, encoding: .utf8)
@@ -42,7 +45,7 @@ public final class TickerdProcess: @unchecked Sendable {
         merged["TICKERD_LOG"] = "stderr"
         merged.merge(environment) { _, new in new }
         self.environment = merged
-        process = try Self.launch(bus: self.bus, directory: directory, environment: merged)
+        process = try Self.launch(bus: self.bus, directory: directory, environment: merged, wrapper: wrapper)
         try waitUntilReady(since: 0, timeout: readyTimeout)
     }
 
@@ -71,7 +74,7 @@ public final class TickerdProcess: @unchecked Sendable {
     /// Starts it again after it was killed or has exited; waits for READY=1.
     public func start() throws {
         let mark = notify.drain()
-        process = try Self.launch(bus: bus, directory: directory, environment: environment)
+        process = try Self.launch(bus: bus, directory: directory, environment: environment, wrapper: wrapper)
         try waitUntilReady(since: mark, timeout: .seconds(30))
     }
 
@@ -92,10 +95,12 @@ public final class TickerdProcess: @unchecked Sendable {
         }
     }
 
-    private static func launch(bus: PrivateBus, directory: TemporaryDirectory, environment: [String: String]) throws -> ChildProcess {
-        try ChildProcess(
-            binary("tickerd"),
-            ["--bus", bus.address, "--state-dir", directory.file("state"), "--config", directory.file("tickerd.toml")],
-            environment: environment)
+    private static func launch(
+        bus: PrivateBus, directory: TemporaryDirectory, environment: [String: String], wrapper: [String]
+    ) throws -> ChildProcess {
+        let command = [binary("tickerd"), "--bus", bus.address, "--state-dir", directory.file("state"),
+                       "--config", directory.file("tickerd.toml")]
+        let full = wrapper + command
+        return try ChildProcess(full[0], Array(full.dropFirst()), environment: environment)
     }
 }

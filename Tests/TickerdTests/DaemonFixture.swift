@@ -13,8 +13,8 @@ final class DaemonFixture: Sendable {
 
     let daemon: TickerdProcess
 
-    init(config: String = "", environment: [String: String] = [:]) throws {
-        daemon = try TickerdProcess(config: config, environment: environment)
+    init(config: String = "", environment: [String: String] = [:], bus: PrivateBus? = nil, wrapper: [String] = []) throws {
+        daemon = try TickerdProcess(config: config, bus: bus, environment: environment, wrapper: wrapper)
     }
 
     deinit {

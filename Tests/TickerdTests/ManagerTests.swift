@@ -16,8 +16,9 @@ import TickerModel
         var events: [ManagerEvent] = []
         var frames: [(Frame, String, String?)] = []
         func manager(_ manager: Manager, didEmit event: ManagerEvent) { events.append(event) }
-        func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) {
+        func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool {
             frames.append((frame, channel, destination))
+            return true
         }
     }
 

@@ -90,6 +90,8 @@ public struct ChannelSettings: Sendable, Hashable {
     public static let defaultSpeed = Speed.cellsPerSecond(8)
     /// The highest accepted rate, in cells per second.
     public static let maximumRate = 10_000.0
+    /// The longest `delay`: one year in µs.
+    public static let maximumDelay: Int64 = 365 * 86_400 * 1_000_000
 
     /// Creates settings; every parameter has the documented default.
     public init(
@@ -141,6 +143,10 @@ public struct ChannelSettings: Sendable, Hashable {
         }
         if let delay, delay < 0 {
             throw SettingsError("delay must not be negative, not \(delay)")
+        }
+        // The motions add and double delays in µs; a year keeps every sum far inside Int64.
+        if let delay, delay > ChannelSettings.maximumDelay {
+            throw SettingsError("delay must be at most a year (\(ChannelSettings.maximumDelay) µs), not \(delay)")
         }
         do {
             copy.separator = try TextSanitizer.sanitize(separator, limits: limits)

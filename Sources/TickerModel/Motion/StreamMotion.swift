@@ -20,17 +20,22 @@ struct StreamMotion: Equatable {
         StreamMotion.duration(cells: Double(width), speed: speed)
     }
 
+    /// Durations at or above this many µs are capped to `Int64.max / 4`.
+    static let longest = Double(Int64.max / 4)
+
     /// `cells / speed` seconds in µs, rounded, at least 1.
     static func duration(cells: Double, speed: Double) -> Int64 {
         let micros = (cells / speed * Double(microsecondsPerSecond)).rounded()
-        guard micros.isFinite, micros < 9e18 else { return Int64.max / 4 }
+        // Capped at Int64.max / 4 (not just below Int64.max): motions add a delay to it and
+        // double the sum, which overflowed for durations from a huge `cycle` (D-Bus fuzz, seed 2).
+        guard micros.isFinite, micros < Self.longest else { return Int64.max / 4 }
         return max(1, Int64(micros))
     }
 
     /// `cells / speed` seconds in µs, rounded up.
     static func durationUp(cells: Double, speed: Double) -> Int64 {
         let micros = (cells / speed * Double(microsecondsPerSecond)).rounded(.up)
-        guard micros.isFinite, micros < 9e18 else { return Int64.max / 4 }
+        guard micros.isFinite, micros < Self.longest else { return Int64.max / 4 }
         return max(0, Int64(micros))
     }
 

@@ -4,6 +4,10 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
     case forbiddenCharacter(Unicode.Scalar, index: Int)
     /// The text holds more extended grapheme clusters than the limit allows.
     case tooLong(clusters: Int, limit: Int)
+    /// The text starts with a character that joins the one before it (a combining mark, a
+    /// variation selector, ZWJ), or ends with one that joins the next (a prepended mark): on the
+    /// tape it would merge with a separator or padding across the edge.
+    case joinsAcrossEdge(Unicode.Scalar, atStart: Bool)
 
     /// A message a person can act on, naming the character as U+XXXX and its index.
     public var description: String {
@@ -13,6 +17,12 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "at index \(index); control, line/paragraph separator and bidi control characters are not allowed"
         case let .tooLong(clusters, limit):
             return "text is \(clusters) characters long; the limit is \(limit)"
+        case let .joinsAcrossEdge(scalar, atStart):
+            return atStart
+                ? "text starts with \(TextError.codePointName(scalar)), which joins the character before it; "
+                    + "put it after the character it belongs to"
+                : "text ends with \(TextError.codePointName(scalar)), which joins the character after it; "
+                    + "remove it or put the character it belongs to after it"
         }
     }
 

@@ -25,6 +25,17 @@ public enum TextSanitizer {
         if clusters > limits.clustersPerMessage {
             throw .tooLong(clusters: clusters, limit: limits.clustersPerMessage)
         }
+        // Texts are joined with separators, gaps and padding: a first or last cluster that would
+        // merge with a neighbour there breaks the cell count of every frame (found by the D-Bus fuzz test).
+        if let first = result.first, let scalar = first.unicodeScalars.first, (" " + String(first)).count != 2 {
+            throw .joinsAcrossEdge(scalar, atStart: true)
+        }
+        // At the end: a prepended mark joins anything, an emoji + ZWJ joins a following emoji, a
+        // lone regional indicator pairs with one that follows.
+        if let last = result.last, let scalar = last.unicodeScalars.last,
+           [" ", "🚀", "🇦"].contains(where: { (String(last) + $0).count != 2 }) {
+            throw .joinsAcrossEdge(scalar, atStart: false)
+        }
         return result
     }
 

@@ -19,6 +19,8 @@ final class BusSurface: ManagerObserver {
     var onError: ((String) -> Void)?
     /// Called with every event after it was published (the daemon logs the ones that are news).
     var onEvent: ((ManagerEvent) -> Void)?
+    /// Drops frames while the bus is not reading what the daemon already queued.
+    private var backpressure = FrameBackpressure()
 
     /// A surface for `manager` on `connection`.
     init(connection: Connection, manager: Manager) throws {
@@ -65,13 +67,18 @@ final class BusSurface: ManagerObserver {
         onEvent?(event)
     }
 
-    func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) {
+    func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool {
+        guard backpressure.admits(queuedBytes: connection.outgoingBytes, log: { [weak self] in self?.onError?($0) }) else {
+            return false
+        }
         do {
             try connection.emitSignal(
                 path: BusNames.channelPath(channel), interface: BusNames.channelInterface, member: "Frame",
                 arguments: BusValues.frameArguments(frame), destination: destination)
+            return true
         } catch {
             onError?("could not send a frame of '\(channel)': \(error)")
+            return false
         }
     }
 

@@ -195,6 +195,13 @@ extension Manager {
     /// (which would only put a second separator on the tape) is refused.
     func sanitized(_ text: String, effect: EffectKind?) throws(TickerError) -> String {
         guard !text.isEmpty else { throw .invalidText(Self.emptyText) }
+        // A huge text (a megabyte over the bus) is refused after walking limit + 1 clusters,
+        // not all of its scalars twice: every call is answered well within a second.
+        let limit = limits.model.clustersPerMessage
+        if text.utf8.count > limit, text.prefix(limit + 1).count > limit {
+            throw .limitExceeded(
+                "text is more than \(limit) characters long (\(text.utf8.count) bytes); the limit is \(limit)")
+        }
         let cleaned: String
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits.model)

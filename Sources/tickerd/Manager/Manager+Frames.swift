@@ -59,37 +59,44 @@ extension Manager {
         subscriptions.keys.reduce(0) { $0 + ($1.channel == channel ? 1 : 0) }
     }
 
-    /// Makes every frame stream of `channel` due at `t` (its motion changed).
+    /// Makes every frame stream of `channel` due at `t` (its motion changed), or one interval
+    /// after its last frame when that is later.
     func restartFrames(channel: String, at t: Instant) {
         for key in subscriptions.keys where key.channel == channel {
-            subscriptions[key]?.nextDue = t
+            subscriptions[key]?.restart(at: t)
         }
         if let state = channels[channel], state.frameRate > 0 {
             var stream = broadcasts[channel] ?? FrameStream(columns: Int(state.columns), fps: state.frameRate, now: t)
             stream.columns = Int(state.columns)
             stream.interval = FrameStream(columns: 1, fps: state.frameRate, now: t).interval
-            stream.nextDue = t
+            stream.restart(at: t)
             broadcasts[channel] = stream
         } else {
             broadcasts[channel] = nil
         }
     }
 
-    /// Sends every frame that is due at `t` and differs from the last one its receiver got.
+    /// Sends every frame that is due at `t` and differs from the last one its receiver got. A
+    /// frame the observer dropped is not counted as sent: the stream is due again one interval
+    /// on, so the receiver still gets the frame it should once the bus takes frames again.
     func pumpFrames(at t: Instant) {
         for (key, stream) in subscriptions {
             guard let due = stream.nextDue, due <= t, let state = channels[key.channel] else { continue }
             var updated = stream
-            let frame = updated.step(state, at: t)
+            if let frame = updated.step(state, at: t),
+               observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
+                updated.retryAfterDrop(at: t)
+            }
             subscriptions[key] = updated
-            if let frame { observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) }
         }
         for (name, stream) in broadcasts {
             guard let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
             var updated = stream
-            let frame = updated.step(state, at: t)
+            if let frame = updated.step(state, at: t),
+               observer?.manager(self, sendFrame: frame, channel: name, to: nil) == false {
+                updated.retryAfterDrop(at: t)
+            }
             broadcasts[name] = updated
-            if let frame { observer?.manager(self, sendFrame: frame, channel: name, to: nil) }
         }
     }
 }

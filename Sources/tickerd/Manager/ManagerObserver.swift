@@ -48,6 +48,7 @@ enum ManagerEvent: Sendable, Equatable {
 protocol ManagerObserver: AnyObject {
     /// An event, delivered only once the change it reports is stored.
     func manager(_ manager: Manager, didEmit event: ManagerEvent)
-    /// A frame for one subscriber (`destination`), or a broadcast (`destination` nil).
-    func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?)
+    /// A frame for one subscriber (`destination`), or a broadcast (`destination` nil); false when
+    /// it was dropped (the bus is not taking frames now), so the stream tries again next interval.
+    func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads and writes the state file (`state.json` in the state directory) atomically; a file that
-/// cannot be read is moved aside (`state.json.corrupt-<time>`), never silently dropped.
+/// cannot be read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is
+/// taken), never silently dropped.
 struct StateStore {
     /// The state directory.
     let directory: String
@@ -19,9 +20,14 @@ struct StateStore {
         case corrupt(reason: String, movedTo: String)
     }
 
-    /// Creates the directory when missing.
+    /// Creates the directory when missing, and removes temporary files a killed daemon left
+    /// half-written (`state.json.tmp.<pid>`: never read, and never renamed over the state).
     func prepare() throws(FileSystemError) {
         try AtomicFile.makeFolders(directory)
+        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in leftovers where name.hasPrefix("state.json.tmp.") {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// Reads the state, moving a corrupt file aside.
@@ -47,7 +53,13 @@ struct StateStore {
     }
 
     private func moveAside(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {
-        let target = "\(path).corrupt-\(now / 1_000_000)"
+        // Never over an earlier corrupt file (two bad starts within one second): each is kept.
+        var target = "\(path).corrupt-\(now / 1_000_000)"
+        var attempt = 1
+        while access(target, F_OK) == 0 {
+            target = "\(path).corrupt-\(now / 1_000_000).\(attempt)"
+            attempt += 1
+        }
         guard rename(path, target) == 0 else {
             throw FileSystemError(operation: "rename", path: path, code: errno)
         }
