@@ -11,6 +11,7 @@ final class BusSurface: ManagerObserver {
     private let connection: Connection
     private let manager: Manager
     private let managerPath: ObjectPath
+    private let frameSignals = FrameSignalCache()
     /// Called by `Reload()`; throws `InvalidConfig` when the file is bad.
     var onReload: (() throws(TickerError) -> Void)?
     /// Called after every change that may move the next wake-up (the daemon re-arms its timer).
@@ -64,9 +65,9 @@ final class BusSurface: ManagerObserver {
 
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) {
         do {
-            try connection.emitSignal(
-                path: BusNames.channelPath(channel), interface: BusNames.channelInterface, member: "Frame",
-                arguments: BusValues.frameArguments(frame), destination: destination)
+            let message = try frameSignals.signal(for: frame, channel: channel)
+            try message.setDestination(destination)
+            _ = try connection.send(message)
         } catch {
             onError?("could not send a frame of '\(channel)': \(error)")
         }

@@ -76,18 +76,31 @@ extension Manager {
     }
 
     /// Sends every frame that is due at `t` and differs from the last one its receiver got.
+    /// Streams of the same channel, width and pace share one frame computation (and, in the bus
+    /// surface, one marshalled signal).
     func pumpFrames(at t: Instant) {
-        for (key, stream) in subscriptions {
-            guard let due = stream.nextDue, due <= t, let state = channels[key.channel] else { continue }
-            var updated = stream
-            let frame = updated.step(state, at: t)
-            subscriptions[key] = updated
-            if let frame { observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) }
+        var plans: [FramePlan] = []
+        func plan(_ stream: FrameStream, channel name: String, _ state: ChannelState) -> FramePlan {
+            if let shared = plans.first(where: { $0.serves(channel: name, columns: stream.columns, interval: stream.interval) }) {
+                return shared
+            }
+            let made = FramePlan(state, columns: stream.columns, interval: stream.interval, at: t)
+            plans.append(made)
+            return made
         }
-        for (name, stream) in broadcasts {
-            guard let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
+        var index = subscriptions.values.startIndex
+        while index != subscriptions.values.endIndex {
+            let key = subscriptions.keys[index]
+            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel] {
+                let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state))
+                if let frame { observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) }
+            }
+            subscriptions.values.formIndex(after: &index)
+        }
+        for name in Array(broadcasts.keys) {
+            guard let stream = broadcasts[name], let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
             var updated = stream
-            let frame = updated.step(state, at: t)
+            let frame = updated.step(plan(stream, channel: name, state))
             broadcasts[name] = updated
             if let frame { observer?.manager(self, sendFrame: frame, channel: name, to: nil) }
         }
