@@ -112,7 +112,7 @@ final class StateStore {
         else { return try compact(snapshot) }
         let change = current.change(to: snapshot, sequence: sequence + 1)
         if current.isUnchanged(by: change) { return }
-        let payload = [UInt8](try encoder.encode(change))
+        let payload = try StreamingJSONEncoder().encode(change)
         try journal.append(payload)
         sequence += 1
         var next = current
