@@ -32,6 +32,11 @@ final class JSONStreamWriter {
 
     /// Writes `value` (whatever its encoding opens is closed again when it returns).
     func writeValue<T: Encodable>(_ value: T) throws {
+        // A channel's timeline is most of a record: written directly (an exact type match, so
+        // that no other dictionary is ever converted to it).
+        if T.self == [String: StoredTimelineValue].self, let timeline = value as? [String: StoredTimelineValue] {
+            return try StoredTimelineValue.writeJSON(timeline, to: self)
+        }
         let depth = open.count
         try value.encode(to: StreamingEncoder(writer: self))
         close(toDepth: depth)
