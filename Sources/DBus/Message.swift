@@ -58,6 +58,13 @@ public final class Message {
         return Message(adopting: raw)
     }
 
+    /// A replica that can be changed and sent (libdbus `dbus_message_copy`: the same header and
+    /// body, no serial, not locked): one marshalled message sent to many destinations.
+    public func copy() throws -> Message {
+        guard let copy = dbus_message_copy(raw) else { throw DBusError.noMemory }
+        return Message(adopting: copy)
+    }
+
     /// A successful reply to this method call.
     public func makeReturn() throws -> Message {
         guard kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }

@@ -29,6 +29,6 @@ enum LatencyRows {
             value: String(format: "p50 %.2f ms", p50),
             spread: String(format: "p99 %.2f ms, min %.2f, max %.2f ms, %d posts", p99, stats.minimum * 1000, stats.maximum * 1000, posts),
             budget: "p50 ≤ 0.5 ms, p99 ≤ 2 ms", met: p50 <= 0.5 && p99 <= 2,
-            note: "each Post is stored (fsync) before it returns")
+            note: "each Post is stored (one fdatasync) before it returns")
     }
 }

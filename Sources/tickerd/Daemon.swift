@@ -133,7 +133,8 @@ final class Daemon {
         switch try store.load(now: RealtimeClock.now()) {
         case .empty:
             logger.info("no saved state; starting fresh")
-        case let .loaded(snapshot):
+        case let .loaded(snapshot, notes):
+            for note in notes { logger.warning("state journal: \(note)") }
             for problem in manager.restore(snapshot) { logger.warning("state: \(problem)") }
         case let .corrupt(reason, movedTo):
             logger.error(
@@ -156,7 +157,7 @@ final class Daemon {
 
     private func saveNow() -> String? {
         do {
-            try store.save(manager.snapshot())
+            try store.compact(manager.snapshot())
             return nil
         } catch {
             return "\(error)"

@@ -11,6 +11,7 @@ final class BusSurface: ManagerObserver {
     private let connection: Connection
     private let manager: Manager
     private let managerPath: ObjectPath
+    private let frameSignals = FrameSignalCache()
     /// Called by `Reload()`; throws `InvalidConfig` when the file is bad.
     var onReload: (() throws(TickerError) -> Void)?
     /// Called after every change that may move the next wake-up (the daemon re-arms its timer).
@@ -72,9 +73,9 @@ final class BusSurface: ManagerObserver {
             return false
         }
         do {
-            try connection.emitSignal(
-                path: BusNames.channelPath(channel), interface: BusNames.channelInterface, member: "Frame",
-                arguments: BusValues.frameArguments(frame), destination: destination)
+            let message = try frameSignals.signal(for: frame, channel: channel)
+            try message.setDestination(destination)
+            _ = try connection.send(message)
             return true
         } catch {
             onError?("could not send a frame of '\(channel)': \(error)")

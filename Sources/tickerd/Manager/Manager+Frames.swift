@@ -59,7 +59,7 @@ extension Manager {
         subscriptions.keys.reduce(0) { $0 + ($1.channel == channel ? 1 : 0) }
     }
 
-    /// Makes every frame stream of `channel` due at `t` (its motion changed), or one interval
+    /// Makes every frame stream of `channel` due at `t` (its motion changed), or at the next tick
     /// after its last frame when that is later.
     func restartFrames(channel: String, at t: Instant) {
         for key in subscriptions.keys where key.channel == channel {
@@ -76,27 +76,38 @@ extension Manager {
         }
     }
 
-    /// Sends every frame that is due at `t` and differs from the last one its receiver got. A
-    /// frame the observer dropped is not counted as sent: the stream is due again one interval
-    /// on, so the receiver still gets the frame it should once the bus takes frames again.
+    /// Sends every frame that is due at `t` and differs from the last one its receiver got.
+    /// Streams of the same channel, width and pace share one frame computation (and, in the bus
+    /// surface, one marshalled signal). A frame the observer dropped is not counted as sent: the
+    /// stream is due again at its next tick, so the receiver still gets the frame it should once
+    /// the bus takes frames again.
     func pumpFrames(at t: Instant) {
-        for (key, stream) in subscriptions {
-            guard let due = stream.nextDue, due <= t, let state = channels[key.channel] else { continue }
-            var updated = stream
-            if let frame = updated.step(state, at: t),
-               observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
-                updated.retryAfterDrop(at: t)
+        var plans: [FramePlan] = []
+        func plan(_ stream: FrameStream, channel name: String, _ state: ChannelState) -> FramePlan {
+            if let shared = plans.first(where: { $0.serves(channel: name, columns: stream.columns, interval: stream.interval) }) {
+                return shared
             }
-            subscriptions[key] = updated
+            let made = FramePlan(state, columns: stream.columns, interval: stream.interval, at: t)
+            plans.append(made)
+            return made
         }
-        for (name, stream) in broadcasts {
-            guard let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
-            var updated = stream
-            if let frame = updated.step(state, at: t),
-               observer?.manager(self, sendFrame: frame, channel: name, to: nil) == false {
-                updated.retryAfterDrop(at: t)
+        var index = subscriptions.values.startIndex
+        while index != subscriptions.values.endIndex {
+            let key = subscriptions.keys[index]
+            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel],
+               let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state)),
+               observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
+                subscriptions.values[index].retryAfterDrop(at: t)
             }
-            broadcasts[name] = updated
+            subscriptions.values.formIndex(after: &index)
+        }
+        for name in Array(broadcasts.keys) {
+            guard var stream = broadcasts[name], let due = stream.nextDue, due <= t, let state = channels[name] else { continue }
+            if let frame = stream.step(plan(stream, channel: name, state)),
+               observer?.manager(self, sendFrame: frame, channel: name, to: nil) == false {
+                stream.retryAfterDrop(at: t)
+            }
+            broadcasts[name] = stream
         }
     }
 }

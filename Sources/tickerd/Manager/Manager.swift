@@ -58,14 +58,15 @@ final class Manager {
 
     /// Runs `body` as a transaction (see the type's documentation) and returns its result.
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
-        let saved = (channels, messages, schedule, nextSerial, pendingEvents.count, lastEvaluation)
+        let saved = (channels, messages, schedule, nextSerial, pendingEvents.count, lastEvaluation, stateDue)
         let result: T
         do {
             result = try body()
             evaluate(at: now)
             try persist()
         } catch {
-            (channels, messages, schedule, nextSerial, lastEvaluation) = (saved.0, saved.1, saved.2, saved.3, saved.5)
+            (channels, messages, schedule, nextSerial, lastEvaluation, stateDue) =
+                (saved.0, saved.1, saved.2, saved.3, saved.5, saved.6)
             pendingEvents.removeSubrange(saved.4...)
             throw error
         }
@@ -76,9 +77,17 @@ final class Manager {
     /// Re-evaluates at `now` without a caller (a timer fired, the clock jumped): the schedule,
     /// then storing, then events. A failed store is returned for logging; the change stands, as
     /// time cannot be rolled back.
+    ///
+    /// When no schedule boundary or effect milestone has come since the last evaluation (the
+    /// wake-up was for frames only) and the clock has not gone back, the state cannot have
+    /// changed: only the due frames are sent, with no evaluation and no store.
     @discardableResult
     func tick() -> TickerError? {
         let t = now
+        if t >= lastEvaluation, stateDue.map({ $0 > t }) ?? true {
+            pumpFrames(at: t)
+            return nil
+        }
         for name in channels.keys {
             if let effects = channels[name]?.effects, effects != .none {
                 channels[name]?.effects = effects.pruned(at: t)
@@ -105,7 +114,7 @@ final class Manager {
     }
 
     /// Stores the state. A timer's tick passes `onlyIfChanged`: most wake-ups only send frames,
-    /// and storing (two fsyncs) 30 times a second would stall the loop and slow every frame.
+    /// and building and comparing a snapshot 30 times a second would slow every frame.
     private func persist(onlyIfChanged: Bool = false) throws(TickerError) {
         guard let store else { return }
         let state = snapshot()
@@ -172,6 +181,17 @@ final class Manager {
         }
         lastEvaluation = t
         endedExplicitly.removeAll()
+        stateDue = nextStateChange(after: t)
+    }
+
+    /// The earliest instant after `t` at which the state itself changes (a schedule boundary, a
+    /// counter's end, an effect's end), as opposed to frames merely moving on.
+    private func nextStateChange(after t: Instant) -> Instant? {
+        var earliest = schedule.nextBoundary(after: t)
+        for channel in channels.values {
+            if let due = channel.effects.nextMilestone(after: t) { earliest = min(earliest ?? due, due) }
+        }
+        return earliest
     }
 
     /// The model's effect for a message that has just joined the tape at `t`: dots start jumping
@@ -194,22 +214,22 @@ final class Manager {
     /// The instant of the last evaluation, so counters that finished since are reported once.
     var lastEvaluation: Instant = 0
 
+    /// When the state next changes by itself, as of the last evaluation (nil: never); until then
+    /// a `tick` only sends frames.
+    var stateDue: Instant?
+
     /// Ids whose MessageEnded was already queued with reason removed or replaced in this
     /// transaction, so `evaluate` does not report them again as expired.
     var endedExplicitly: Set<String> = []
 
     /// The next instant anything is due: a schedule boundary or a frame.
     func nextWake() -> Instant? {
-        let t = now
-        var earliest = schedule.nextBoundary(after: t)
+        var earliest = stateDue
         for stream in subscriptions.values {
             if let due = stream.nextDue { earliest = min(earliest ?? due, due) }
         }
         for stream in broadcasts.values {
             if let due = stream.nextDue { earliest = min(earliest ?? due, due) }
-        }
-        for channel in channels.values {
-            if let due = channel.effects.nextMilestone(after: t) { earliest = min(earliest ?? due, due) }
         }
         return earliest
     }

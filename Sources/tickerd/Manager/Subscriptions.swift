@@ -31,34 +31,66 @@ struct FrameStream: Sendable {
         self.lastSentAt = nil
     }
 
-    /// The motion changed at `t`: due at once, unless a frame went out less than one interval
-    /// ago — then one interval after it, so frequent changes (a Post every 10 ms) never push
-    /// frames faster than the rate the receiver asked for.
+    /// The motion changed at `t`: due at once, unless a frame went out in the current interval —
+    /// then at the next tick after it, so frequent changes (a Post every 10 ms) never push frames
+    /// faster than the rate the receiver asked for, and the stream stays on its shared ticks.
     mutating func restart(at t: Instant) {
-        let earliest = max(t, (lastSentAt ?? t) + interval)
+        let earliest = lastSentAt.map { max(t, FramePlan.nextTick(after: $0, interval: interval)) } ?? t
         nextDue = min(nextDue ?? earliest, earliest)
     }
 
     /// Forgets the frame that was just dropped instead of sent, and makes the stream due again
-    /// one interval after `now` (or sooner if it already was).
+    /// at the next tick after `now` (or sooner if it already was).
     mutating func retryAfterDrop(at now: Instant) {
         lastFrame = nil
-        nextDue = min(nextDue ?? now + interval, now + interval)
+        let tick = FramePlan.nextTick(after: now, interval: interval)
+        nextDue = min(nextDue ?? tick, tick)
     }
 
     /// Advances the stream at `now` on `channel`'s timeline and effects: the frame to send (nil when it equals the last
-    /// one) and the next due instant — one interval on while the frame is moving, else the
-    /// timeline's next visible change (never sooner than one interval), else never.
+    /// one) and the next due instant (see `FramePlan`).
     mutating func step(_ channel: ChannelState, at now: Instant) -> Frame? {
+        step(FramePlan(channel, columns: columns, interval: interval, at: now))
+    }
+
+    /// Advances the stream by `plan` (made for this stream's columns and interval at the same instant):
+    /// the frame to send, nil when it equals the last one.
+    mutating func step(_ plan: FramePlan) -> Frame? {
+        let send = plan.frame == lastFrame ? nil : plan.frame
+        lastFrame = plan.frame
+        if send != nil { lastSentAt = plan.instant }
+        nextDue = plan.nextDue
+        return send
+    }
+}
+
+/// What every frame stream of one channel, width and pace gets at one instant: the frame, and
+/// when its next frame is due — the next multiple of the interval (so that streams of the same pace
+/// share their wake-ups) while the frame is moving, else the timeline's next visible change (never
+/// sooner than that), else never.
+struct FramePlan {
+    /// The channel's name.
+    let channel: String
+    /// Columns of the frame.
+    let columns: Int
+    /// The stream's interval.
+    let interval: Int64
+    /// The instant the plan was made for.
+    let instant: Instant
+    /// The frame at the instant.
+    let frame: Frame
+    /// When the next frame is due; nil when nothing will change.
+    let nextDue: Instant?
+
+    /// The plan for `columns`-wide frames every `interval` µs of `channel` at `now`.
+    init(_ channel: ChannelState, columns: Int, interval: Int64, at now: Instant) {
+        self.channel = channel.name
+        self.columns = columns
+        self.interval = interval
+        self.instant = now
         let frame = channel.frame(columns: columns, at: now)
-        let send = frame == lastFrame ? nil : frame
-        lastFrame = frame
-        if send != nil { lastSentAt = now }
-        // One interval after the instant this step was due, not after the (later) wake-up, so
-        // timer latency does not slow the rate; a stream that fell a whole interval behind
-        // skips ahead rather than bursting.
-        var soon = (nextDue ?? now) + interval
-        if soon <= now { soon = now + interval }
+        self.frame = frame
+        let soon = Self.nextTick(after: now, interval: interval)
         if channel.frame(columns: columns, at: soon) != frame {
             nextDue = soon
         } else if let change = channel.timeline.nextChange(after: now, columns: columns, effects: channel.effects) {
@@ -66,6 +98,16 @@ struct FrameStream: Sendable {
         } else {
             nextDue = nil
         }
-        return send
+    }
+
+    /// The first multiple of `interval` (counted from the epoch) after `now`.
+    static func nextTick(after now: Instant, interval: Int64) -> Instant {
+        let (quotient, remainder) = now.quotientAndRemainder(dividingBy: interval)
+        return (quotient + (remainder < 0 ? 0 : 1)) * interval
+    }
+
+    /// Whether this plan serves a stream of `columns` and `interval` on `channel`.
+    func serves(channel: String, columns: Int, interval: Int64) -> Bool {
+        self.columns == columns && self.interval == interval && self.channel == channel
     }
 }

@@ -81,7 +81,8 @@ enum AtomicFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
+    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR); `path` names it in errors.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws(FileSystemError) {
         var written = 0
         while written < bytes.count {
             let count = bytes.withUnsafeBytes { buffer in
@@ -95,7 +96,8 @@ enum AtomicFile {
         }
     }
 
-    private static func syncFolder(_ folder: String) throws(FileSystemError) {
+    /// Makes `folder`'s entries (a rename, a new file) durable.
+    static func syncFolder(_ folder: String) throws(FileSystemError) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw FileSystemError(operation: "open", path: folder, code: errno) }
         defer { close(fd) }

@@ -12,6 +12,9 @@ struct StateSnapshot: Codable, Sendable, Equatable {
     var channels: [StoredChannel]
     /// The messages, posted and from the configuration.
     var messages: [MessageRecord]
+    /// The last record of the state journal this snapshot already holds (nil: none; records
+    /// with a sequence up to this one are skipped when the journal is replayed over it).
+    var journalSequence: UInt64?
 
     /// The version this build writes and reads.
     static let currentVersion = 1

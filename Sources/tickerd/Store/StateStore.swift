@@ -1,23 +1,56 @@
 import Foundation
 
-/// Reads and writes the state file (`state.json` in the state directory) atomically; a file that
-/// cannot be read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is
-/// taken), never silently dropped.
-struct StateStore {
+/// Keeps the state durable in the state directory: a snapshot (`state.json`, replaced atomically:
+/// temporary file, fsync, rename, folder fsync) and a journal of the changes since it
+/// (`state.journal`, one record and one `fdatasync` per change). A change is durable once its
+/// record is, so storing a change costs one flush instead of two; the journal is folded into a
+/// new snapshot (a compaction) when it has grown, at start and at exit. A snapshot that cannot be
+/// read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is taken, with its
+/// journal), never silently dropped.
+final class StateStore {
     /// The state directory.
     let directory: String
+    /// When the journal holds more than this many bytes (and more than `journalFactor` times the
+    /// snapshot), the next change is stored by a compaction instead.
+    let journalLimit: Int
 
     /// The state file's path.
     var path: String { directory + "/state.json" }
+    /// The journal's path.
+    var journalPath: String { directory + "/state.journal" }
 
     /// What `load()` found.
     enum LoadResult {
         /// No state yet (first start).
         case empty
-        /// The stored state.
-        case loaded(StateSnapshot)
+        /// The stored state (the snapshot with the journal replayed); `notes` says what of the
+        /// journal was not used (an unfinished last record is normal after a crash).
+        case loaded(StateSnapshot, notes: [String])
         /// The file was unreadable; it now lives at `movedTo`, and `reason` says what was wrong.
         case corrupt(reason: String, movedTo: String)
+    }
+
+    /// The journal may grow to this multiple of the snapshot's size before a compaction.
+    static let journalFactor = 4
+
+    private let journal: JournalFile
+    /// What the files hold now; nil until a compaction has written both (the next store compacts).
+    private var stored: StoredState?
+    /// The sequence of the last journal record written (or held by the snapshot).
+    private var sequence: UInt64 = 0
+    /// The size of the last snapshot written.
+    private var snapshotSize = 0
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    /// A store in `directory`, compacting once the journal passes `journalLimit` bytes.
+    init(directory: String, journalLimit: Int = 1 << 20) {
+        self.directory = directory
+        self.journalLimit = journalLimit
+        self.journal = JournalFile(path: directory + "/state.journal")
     }
 
     /// Creates the directory when missing, and removes temporary files a killed daemon left
@@ -30,39 +63,108 @@ struct StateStore {
         }
     }
 
-    /// Reads the state, moving a corrupt file aside.
+    /// Reads the snapshot and replays the journal over it, moving a corrupt snapshot (and its
+    /// journal) aside.
     func load(now: Int64) throws(FileSystemError) -> LoadResult {
-        guard let bytes = try AtomicFile.read(path) else { return .empty }
+        let journalBytes = try AtomicFile.read(journalPath)
+        guard let bytes = try AtomicFile.read(path) else {
+            guard let journalBytes, !journalBytes.isEmpty else { return .empty }
+            // A journal without its snapshot cannot be replayed: keep it for a person to look at.
+            let target = try moveAside(journalPath, now: now)
+            return .corrupt(reason: "a journal without a state file", movedTo: target)
+        }
+        let snapshot: StateSnapshot
         do {
-            let snapshot = try JSONDecoder().decode(StateSnapshot.self, from: Data(bytes))
-            guard snapshot.version == StateSnapshot.currentVersion else {
-                return try moveAside(reason: "state format version \(snapshot.version) is not \(StateSnapshot.currentVersion)", now: now)
-            }
-            return .loaded(snapshot)
+            snapshot = try JSONDecoder().decode(StateSnapshot.self, from: Data(bytes))
         } catch {
-            return try moveAside(reason: "\(error)", now: now)
+            return try moveAsideWithJournal(reason: "\(error)", now: now)
+        }
+        guard snapshot.version == StateSnapshot.currentVersion else {
+            return try moveAsideWithJournal(
+                reason: "state format version \(snapshot.version) is not \(StateSnapshot.currentVersion)", now: now)
+        }
+        var state = StoredState(snapshot)
+        let base = snapshot.journalSequence ?? 0
+        var last = base
+        var notes: [String] = []
+        let (payloads, unread) = JournalFile.records(in: journalBytes ?? [])
+        let decoder = JSONDecoder()
+        for (index, payload) in payloads.enumerated() {
+            guard let change = try? decoder.decode(StateChange.self, from: Data(payload)) else {
+                notes.append("journal record \(index + 1) could not be decoded; it and the rest were not replayed")
+                break
+            }
+            // Already in the snapshot (a compaction ended before the journal was emptied).
+            if change.sequence <= base { continue }
+            guard change.sequence == last + 1 else {
+                notes.append("journal record \(index + 1) is out of sequence; it and the rest were not replayed")
+                break
+            }
+            state.apply(change)
+            last = change.sequence
+        }
+        if unread > 0 {
+            notes.append("the journal ended in \(unread) bytes of an unfinished record (a change never answered)")
+        }
+        sequence = last
+        return .loaded(state.snapshot(journalSequence: last), notes: notes)
+    }
+
+    /// Stores `snapshot` durably: a journal record of what changed since the last store (nothing
+    /// is written when nothing changed), or a compaction when the journal is full or not open.
+    func save(_ snapshot: StateSnapshot) throws {
+        guard let current = stored, journal.isOpen,
+            journal.size < max(journalLimit, Self.journalFactor * snapshotSize)
+        else { return try compact(snapshot) }
+        let change = current.change(to: snapshot, sequence: sequence + 1)
+        if current.isUnchanged(by: change) { return }
+        let payload = try StreamingJSONEncoder().encode(change)
+        try journal.append(payload)
+        sequence += 1
+        var next = current
+        next.apply(change)
+        stored = next
+    }
+
+    /// Writes `snapshot` as the new state file and empties the journal (at start, at exit and when
+    /// the journal is full).
+    func compact(_ snapshot: StateSnapshot) throws {
+        var complete = snapshot
+        complete.journalSequence = sequence
+        let data = try encoder.encode(complete)
+        stored = nil
+        // Open (create) the journal first: the snapshot's folder sync then makes its entry durable too.
+        try journal.open()
+        try AtomicFile.write([UInt8](data), to: path)
+        snapshotSize = data.count
+        stored = StoredState(snapshot)
+        // The journal's records are all in the snapshot now, which is what counts: should emptying
+        // the journal fail, its records are skipped on load (their sequence is not above the
+        // snapshot's) and the next store compacts again instead of appending.
+        do {
+            try journal.truncate()
+        } catch {
+            journal.close()
         }
     }
 
-    /// Writes `snapshot` atomically and durably.
-    func save(_ snapshot: StateSnapshot) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let data = try encoder.encode(snapshot)
-        try AtomicFile.write([UInt8](data), to: path)
+    private func moveAsideWithJournal(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {
+        let target = try moveAside(path, now: now)
+        if access(journalPath, F_OK) == 0 { _ = try moveAside(journalPath, now: now) }
+        return .corrupt(reason: reason, movedTo: target)
     }
 
-    private func moveAside(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {
+    private func moveAside(_ file: String, now: Int64) throws(FileSystemError) -> String {
         // Never over an earlier corrupt file (two bad starts within one second): each is kept.
-        var target = "\(path).corrupt-\(now / 1_000_000)"
+        var target = "\(file).corrupt-\(now / 1_000_000)"
         var attempt = 1
         while access(target, F_OK) == 0 {
-            target = "\(path).corrupt-\(now / 1_000_000).\(attempt)"
+            target = "\(file).corrupt-\(now / 1_000_000).\(attempt)"
             attempt += 1
         }
-        guard rename(path, target) == 0 else {
-            throw FileSystemError(operation: "rename", path: path, code: errno)
+        guard rename(file, target) == 0 else {
+            throw FileSystemError(operation: "rename", path: file, code: errno)
         }
-        return .corrupt(reason: reason, movedTo: target)
+        return target
     }
 }

@@ -1,0 +1,37 @@
+/// A channel's stored timeline written straight to JSON: about half of a journal record's
+/// encoding time went to these small enum values through the generic `Codable` machinery.
+extension StoredTimelineValue {
+    /// Writes the JSON the synthesized `Codable` conformance writes and `JSONDecoder` reads back
+    /// (`{"string":{"_0":"…"}}`, `{"double":{"_0":1.5}}`, …).
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        switch self {
+        case let .string(text):
+            writer.writeRaw("{\"string\":{\"_0\":")
+            writer.writeString(text)
+        case let .double(number):
+            writer.writeRaw("{\"double\":{\"_0\":")
+            try writer.writeDouble(number)
+        case let .int64(number):
+            writer.writeRaw("{\"int64\":{\"_0\":")
+            writer.writeInteger(number)
+        case let .uint32(number):
+            writer.writeRaw("{\"uint32\":{\"_0\":")
+            writer.writeInteger(number)
+        }
+        writer.writeRaw("}}")
+    }
+
+    /// Writes a whole timeline dictionary (`{"key":value,…}`).
+    static func writeJSON(_ timeline: [String: StoredTimelineValue], to writer: JSONStreamWriter) throws {
+        writer.writeRaw("{")
+        var first = true
+        for (key, value) in timeline {
+            if !first { writer.writeRaw(",") }
+            first = false
+            writer.writeString(key)
+            writer.writeRaw(":")
+            try value.writeJSON(to: writer)
+        }
+        writer.writeRaw("}")
+    }
+}

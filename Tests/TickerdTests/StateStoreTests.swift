@@ -1,0 +1,178 @@
+import Foundation
+import TestSupport
+import Testing
+import TickerModel
+@testable import tickerd
+
+/// The state store: the snapshot plus the journal of changes since it, read back after a clean
+/// stop, after a crash in the middle of a record, and after a crash in the middle of a compaction.
+@Suite struct StateStoreTests {
+    static let base: Instant = 1_800_000_000_000_000
+
+    /// Snapshots of a manager after each of `texts` is posted (then the first one removed).
+    func snapshots(_ texts: [String]) throws -> [StateSnapshot] {
+        var now = Self.base
+        let manager = Manager(zones: ZoneTable(), clock: { now })
+        var result: [StateSnapshot] = [manager.snapshot()]
+        var ids: [String] = []
+        for text in texts {
+            now += 1_000_000
+            ids.append(try manager.post(channel: "main", text: text, request: MessageRequest()))
+            result.append(manager.snapshot())
+        }
+        var configure = ChannelConfigureRequest()
+        configure.speed = 21
+        try manager.configure(channel: "side", request: configure)
+        result.append(manager.snapshot())
+        if let first = ids.first {
+            try manager.remove(id: first)
+            result.append(manager.snapshot())
+        }
+        return result
+    }
+
+    /// `snapshot` as `load()` gives it back (the journal sequence aside).
+    func comparable(_ snapshot: StateSnapshot) -> StateSnapshot {
+        var copy = snapshot
+        copy.journalSequence = nil
+        return copy
+    }
+
+    func loaded(_ directory: String) throws -> (StateSnapshot, [String]) {
+        guard case let .loaded(snapshot, notes) = try StateStore(directory: directory).load(now: Self.base) else {
+            throw TestSupportError("no state loaded")
+        }
+        return (comparable(snapshot), notes)
+    }
+
+    func fileSize(_ path: String) throws -> Int {
+        (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
+    }
+
+    @Test func everyStoredChangeIsReadBackFromSnapshotAndJournal() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one", "two", "three"])
+        for (index, state) in states.enumerated() {
+            try store.save(state)
+            // Every stored change reads back at once, as a crash right after it would find it.
+            let (read, notes) = try loaded(directory.path)
+            #expect(read == comparable(state), "after change \(index)")
+            #expect(notes.isEmpty)
+        }
+        // Only the first store wrote a snapshot; the others went to the journal.
+        #expect(try fileSize(store.journalPath) > 0)
+    }
+
+    @Test func journalRecordsReadBackExactly() throws {
+        var now = Self.base
+        let manager = Manager(zones: ZoneTable(), clock: { now })
+        var request = MessageRequest()
+        request.priority = -3
+        request.ttl = 5_000_000
+        _ = try manager.post(channel: "main", text: "quote \" backslash \\ tab\tand ünïcödé 🚀 …", request: request)
+        request = MessageRequest()
+        request.start = Self.base + 1
+        request.end = Self.base + 9_000_000
+        request.effect = .reveal
+        _ = try manager.post(channel: "main", text: "later", request: request)
+        now += 123_456
+        try manager.setValue(channel: "main", name: "n", value: 12.5, options: CounterOptions(duration: 2_000_000, from: 1.25, prefix: "€ \"x\""))
+        let snapshot = manager.snapshot()
+        let change = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
+            .change(to: snapshot, sequence: 7)
+        let bytes = try StreamingJSONEncoder().encode(change)
+        #expect(try JSONDecoder().decode(StateChange.self, from: Data(bytes)) == change)
+        #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
+    }
+
+    @Test func anUnchangedStateWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one"])
+        try store.save(states[0])
+        try store.save(states[1])
+        let size = try fileSize(store.journalPath)
+        try store.save(states[1])
+        #expect(try fileSize(store.journalPath) == size)
+    }
+
+    @Test func anUnfinishedLastRecordIsLeftOut() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one", "two"])
+        for state in states.prefix(2) { try store.save(state) }
+        let whole = try #require(try AtomicFile.read(store.journalPath))
+        try store.save(states[2])
+        let longer = try #require(try AtomicFile.read(store.journalPath))
+        // A crash in the middle of writing the third change's record (never answered).
+        for cut in [whole.count + 3, whole.count + 8, longer.count - 1] {
+            try Data(longer[..<cut]).write(to: URL(fileURLWithPath: store.journalPath))
+            let (read, notes) = try loaded(directory.path)
+            #expect(read == comparable(states[1]), "cut at \(cut)")
+            #expect(notes.count == 1)
+        }
+    }
+
+    @Test func aDamagedRecordEndsTheReplay() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one", "two"])
+        for state in states.prefix(3) { try store.save(state) }
+        var bytes = try #require(try AtomicFile.read(store.journalPath))
+        bytes[bytes.count - 2] ^= 0x20
+        try Data(bytes).write(to: URL(fileURLWithPath: store.journalPath))
+        let (read, notes) = try loaded(directory.path)
+        #expect(read == comparable(states[1]))
+        #expect(!notes.isEmpty)
+    }
+
+    @Test func recordsLeftFromACompactionThatStoppedHalfwayAreSkipped() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one", "two", "three"])
+        for state in states.prefix(4) { try store.save(state) }
+        let journal = try #require(try AtomicFile.read(store.journalPath))
+        try store.compact(states[4])
+        #expect(try fileSize(store.journalPath) == 0)
+        // The snapshot was written but the journal not yet emptied when the power went.
+        try Data(journal).write(to: URL(fileURLWithPath: store.journalPath))
+        #expect(try loaded(directory.path).0 == comparable(states[4]))
+        // A new run appends after them, and its records are replayed.
+        let next = StateStore(directory: directory.path)
+        _ = try next.load(now: Self.base)
+        try next.save(states[4])
+        try next.save(states[5])
+        #expect(try loaded(directory.path).0 == comparable(states[5]))
+    }
+
+    @Test func aFullJournalIsFoldedIntoTheSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path, journalLimit: 1)
+        let states = try snapshots((1...30).map { "message number \($0) with some words to fill the journal" })
+        for state in states {
+            try store.save(state)
+            #expect(try loaded(directory.path).0 == comparable(state))
+        }
+        // The journal outgrew its limit (a few snapshots' worth) and was folded into the snapshot.
+        let snapshot = try JSONDecoder().decode(StateSnapshot.self, from: Data(contentsOf: URL(fileURLWithPath: store.path)))
+        #expect((snapshot.journalSequence ?? 0) > 0)
+        #expect(try fileSize(store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
+    }
+
+    @Test func aCorruptSnapshotIsMovedAsideWithItsJournal() throws {
+        let directory = try TemporaryDirectory()
+        let store = StateStore(directory: directory.path)
+        let states = try snapshots(["one"])
+        for state in states { try store.save(state) }
+        try "{\"version\": 1, \"chann".write(toFile: store.path, atomically: true, encoding: .utf8)
+        guard case .corrupt = try StateStore(directory: directory.path).load(now: Self.base) else {
+            Issue.record("a corrupt snapshot was read")
+            return
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(files.contains { $0.hasPrefix("state.json.corrupt-") })
+        #expect(files.contains { $0.hasPrefix("state.journal.corrupt-") })
+        #expect(!files.contains("state.json") && !files.contains("state.journal"))
+    }
+}
