@@ -7,12 +7,13 @@ import Testing
     /// `timestamp` target: a year of 402440 overflowed microseconds and trapped (a `start =` in
     /// the configuration or `tickerctl post --start` crashed the process).
     @Test func aTimestampTooFarInTheFutureIsAnErrorNotATrap() {
-        for text in ["402440-00010-1", "999999999-12-31 23:59:59", "292278-01-01 UTC"] {
-            #expect {
-                _ = try TimestampParser.parse(text, zones: ZoneTable())
-            } throws: { error in
-                (error as? TimestampParseError)?.reason.contains("too far in the future") == true
-            }
+        for text in ["402440-00010-1", "300000-01-01 00:00 UTC", "999999999-12-31"] {
+            #expect(throws: TimestampParseError.self) { _ = try TimestampParser.parse(text, zones: ZoneTable()) }
+        }
+        #expect {
+            _ = try TimestampParser.parse("402440-00010-1", zones: ZoneTable())
+        } throws: { error in
+            (error as? TimestampParseError)?.reason == "it lies too far in the future to be represented"
         }
         // The largest representable years still parse.
         #expect((try? TimestampParser.parse("9999-12-31 23:59:59 UTC", zones: ZoneTable())) == 253_402_300_799_000_000)

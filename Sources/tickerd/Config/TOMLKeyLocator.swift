@@ -39,11 +39,15 @@ struct TOMLKeyLocator {
         }
     }
 
-    /// Notes `number` as the line of `path` and of each table it implies (`[chanel.main]` defines
-    /// `chanel` too, and a misspelt `chanel` must be reported on that line), keeping first lines.
+    /// Notes `number` as the line of `path`, and as the line of each table it implies that has
+    /// none yet (`[chanel.main]` defines `chanel` too, and a misspelt `chanel` must be reported
+    /// on that line).
     private mutating func record(_ path: [String], at number: Int) {
-        for length in stride(from: path.count, through: 1, by: -1) {
-            lines[path.prefix(length).joined(separator: "."), default: number] = number
+        guard !path.isEmpty else { return }
+        lines[path.joined(separator: ".")] = number
+        for length in stride(from: path.count - 1, through: 1, by: -1) {
+            let prefix = path.prefix(length).joined(separator: ".")
+            if lines[prefix] == nil { lines[prefix] = number }
         }
     }
 
