@@ -14,6 +14,8 @@ import TickerModel
     @Test(arguments: [
         ("[&limits]\n", 1), ("# ok\n[[%message]]\ntext = \"x\"\n", 2), ("[channel.main]\nspeed = 8\n[ @x ]\n", 3),
         ("[\n", 1), ("[[\n", 1),
+        // An unterminated string ends at its line: the line after it is still counted once.
+        ("[channel.main]\nseparator = \"open\n\n[&x]\n", 4),
     ])
     func aHeaderThatDoesNotStartWithAKeyIsAnError(source: String, line: Int) {
         #expect {

@@ -33,8 +33,8 @@ enum TOMLHeaderGuard {
             index += multi ? 3 : 1
             while let c = at(index) {
                 if c == 0x0A {
+                    if !multi { return }  // an unterminated string (toml++ reports it); the loop counts the line
                     line += 1
-                    if !multi { return }  // an unterminated string: toml++ reports it
                 }
                 if quote == 0x22 && c == 0x5C {  // a backslash escapes the next byte
                     index += 2
