@@ -8,6 +8,12 @@
 #                  the daemon-level harness with tiny sizes against the debug build (seconds)
 #   make soak      the long load run of issue 10, release build: 200 subscribers at 30 fps for 60 s
 #                  plus a Post every 10 ms (tickerd-bench --soak; SOAK_FLAGS changes the sizes)
+#   make fuzz      build the libFuzzer targets (Fuzz/) and fuzz each parser for FUZZ_SECONDS
+#                  (default 300); new corpus entries and crashers go to .build-fuzz/work
+#   make fuzz-smoke
+#                  the same for FUZZ_SMOKE_SECONDS (default 10) each, from the seed corpora only
+#   make sanitize  the Swift test suite under AddressSanitizer (+LeakSanitizer) and under
+#                  ThreadSanitizer, each in its own scratch path (.build-asan, .build-tsan)
 #   make install   build release and install binaries, units, bus policy, activation files,
 #                  interface XML, man pages, completions and an example config (PREFIX, DESTDIR)
 #   make install-user
@@ -44,7 +50,8 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
-.PHONY: all deps build release bench bench-smoke soak test test-swift test-panels demo install install-completions install-user clean
+.PHONY: all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+        sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
 
 all: build
 
@@ -92,11 +99,37 @@ soak: deps
 	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" --soak $(SOAK_FLAGS)
 
 ## test: everything CI runs
-test: deps test-swift test-panels
+test: deps test-swift test-panels fuzz-smoke sanitize
 
 test-swift:
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## fuzz: the parsers under libFuzzer for FUZZ_SECONDS each (docs/fuzzing.md)
+FUZZ_SECONDS ?= 300
+FUZZ_SMOKE_SECONDS ?= 10
+fuzz: deps
+	@bin=$$(Fuzz/build.sh | tail -n 1); FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/run.sh "$$bin"
+
+## fuzz-smoke: every target for FUZZ_SMOKE_SECONDS, starting from the seed corpora (part of test)
+fuzz-smoke: deps
+	@bin=$$(Fuzz/build.sh | tail -n 1); rm -rf .build-fuzz/smoke; \
+	  FUZZ_SECONDS=$(FUZZ_SMOKE_SECONDS) FUZZ_WORK=.build-fuzz/smoke Fuzz/run.sh "$$bin"
+
+## sanitize: the test suite under ASan and TSan; tests that start tickerd start the sanitized one
+sanitize: sanitize-address sanitize-thread
+
+# Leak reports in code that is not ours are suppressed narrowly; sanitizers/*.supp say why.
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0
+TSAN_ENV := TSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/tsan.supp
+
+sanitize-address: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+	$(ASAN_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
+
+sanitize-thread: deps
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
 ## test-panels: polybar under Xvfb and the GNOME extension's timeline.js under gjs, against tickerd
 test-panels: deps
@@ -193,4 +226,4 @@ install-user: $(if $(BUILT),,release)
 	fi
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .build-asan .build-tsan

@@ -76,7 +76,12 @@ public enum TimestampParser {
         }
         guard let seconds, seconds >= 0 else { throw fail("it lies before 1970 or cannot be represented") }
         if weekday >= 0 && tm.weekday != weekday { throw fail("the weekday does not match the date") }
-        return seconds * Microseconds.perSecond + fields.microseconds
+        // Years far past 9999 are fine for the calendar but not for microseconds in an Int64.
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: Microseconds.perSecond)
+        guard !overflow, whole <= Int64.max - fields.microseconds else {
+            throw fail("it lies too far in the future to be represented")
+        }
+        return whole + fields.microseconds
     }
 
     /// The numeric fields of `YYYY-MM-DD[ HH:MM[:SS[.F]]]` (two-digit years allowed, as `%y`).

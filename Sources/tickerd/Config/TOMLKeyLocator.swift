@@ -12,7 +12,10 @@ struct TOMLKeyLocator {
     init(source: String) {
         var table: [String] = []
         var arrayCounts: [String: Int] = [:]
-        for (offset, rawLine) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // toml++ skips a UTF-8 byte order mark (editors on Windows write one); so must the locator.
+        var text = Substring(source)
+        if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[[") {
@@ -22,16 +25,29 @@ struct TOMLKeyLocator {
                 let index = arrayCounts[joined, default: -1] + 1
                 arrayCounts[joined] = index
                 table = name.dropLast() + ["\(name.last ?? "")[\(index)]"]
-                lines[table.joined(separator: "."), default: number] = number
+                record(name, at: number)  // the array itself: a misspelt `[[mesage]]` is reported here
+                record(table, at: number)
             } else if line.hasPrefix("[") {
                 guard let close = line.firstIndex(of: "]") else { continue }
                 table = Self.keyPath(line[line.index(after: line.startIndex)..<close])
-                lines[table.joined(separator: "."), default: number] = number
+                record(table, at: number)
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = Self.keyPath(line[..<equals])
                 guard !key.isEmpty else { continue }
-                lines[(table + key).joined(separator: "."), default: number] = number
+                record(table + key, at: number)
             }
+        }
+    }
+
+    /// Notes `number` as the line of `path`, and as the line of each table it implies that has
+    /// none yet (`[chanel.main]` defines `chanel` too, and a misspelt `chanel` must be reported
+    /// on that line).
+    private mutating func record(_ path: [String], at number: Int) {
+        guard !path.isEmpty else { return }
+        lines[path.joined(separator: ".")] = number
+        for length in stride(from: path.count - 1, through: 1, by: -1) {
+            let prefix = path.prefix(length).joined(separator: ".")
+            if lines[prefix] == nil { lines[prefix] = number }
         }
     }
 

@@ -173,22 +173,25 @@ struct PosixTimeZoneScanner {
         return digits > 0 ? value : nil
     }
 
-    /// `[+-]hh[:mm[:ss]]` in seconds, as written (positive = west of Greenwich for offsets).
-    mutating func offset() -> Int64? { signedHMS() }
+    /// `[+-]hh[:mm[:ss]]` in seconds, as written (positive = west of Greenwich for offsets);
+    /// POSIX allows hours 0 to 24.
+    mutating func offset() -> Int64? { signedHMS(maxHours: 24) }
 
-    /// A rule time `[+-]hh[:mm[:ss]]` in seconds.
-    mutating func time() -> Int64? { signedHMS() }
+    /// A rule time `[+-]hh[:mm[:ss]]` in seconds; RFC 8536 §3.3.1 extends hours to -167...167.
+    mutating func time() -> Int64? { signedHMS(maxHours: 167) }
 
-    private mutating func signedHMS() -> Int64? {
+    /// Hours up to `maxHours`, minutes and seconds 0 to 59: anything larger is no time of day
+    /// (and could push local times past what the calendar can count).
+    private mutating func signedHMS(maxHours: Int64) -> Int64? {
         var sign: Int64 = 1
         if consume(UInt8(ascii: "-")) { sign = -1 } else { _ = consume(UInt8(ascii: "+")) }
-        guard let hours = number() else { return nil }
+        guard let hours = number(), hours <= maxHours else { return nil }
         var total = hours * 3600
         if consume(UInt8(ascii: ":")) {
-            guard let minutes = number() else { return nil }
+            guard let minutes = number(), minutes <= 59 else { return nil }
             total += minutes * 60
             if consume(UInt8(ascii: ":")) {
-                guard let seconds = number() else { return nil }
+                guard let seconds = number(), seconds <= 59 else { return nil }
                 total += seconds
             }
         }

@@ -72,6 +72,9 @@ public enum TZifParser {
         }
     }
 
+    /// The UT offsets RFC 8536 allows a local time type (seconds).
+    static let validOffsets: ClosedRange<Int64> = -89_999...93_599
+
     struct Body {
         var transitions: [Int64] = []
         var transitionTypes: [Int] = []
@@ -94,6 +97,11 @@ public enum TZifParser {
                 let isDST = try reader.byte()
                 let index = Int(try reader.byte())
                 guard isDST <= 1 else { throw TZifError(reason: "daylight flag \(isDST) is not 0 or 1") }
+                // RFC 8536 §3.2: more than -25 and less than 26 hours. Larger offsets are no
+                // zone on Earth, and would push local times past what the calendar can count.
+                guard validOffsets.contains(offset) else {
+                    throw TZifError(reason: "UT offset \(offset) s is not between -25 and +26 hours")
+                }
                 raw.append((offset, isDST == 1, index))
             }
             let chars = try reader.bytes(header.charCount)

@@ -1,0 +1,45 @@
+import TOMLKit
+import TickerModel
+@testable import tickerd
+
+/// `tickerd.toml`. Properties:
+/// - a refused file's error names the file, a line within it (0 only when TOML itself could not
+///   place the fault) and, when a key is at fault, a line of 1 or more;
+/// - a file that loads applies to a fresh daemon state without error (a reload never fails
+///   after the file was accepted, where the error could not name file, line and key), and every
+///   channel it makes renders frames of exactly the asked width.
+enum ConfigTarget {
+    static let file = "/etc/tickerd/fuzz.toml"
+    static let now: Instant = 1_711_845_000_000_000
+
+    static func run(_ input: FuzzInput) {
+        guard input.bytes.count <= 8192, let source = String(validating: input.bytes, as: UTF8.self) else { return }
+        let loader = ConfigLoader(zones: FuzzZones.table)
+        let config: DaemonConfig
+        do {
+            config = try loader.parse(source, file: file)
+        } catch {
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+            require(error.file == file, "error names file '\(error.file)': \(error)")
+            require((0...lines + 1).contains(error.line), "error names line \(error.line) of \(lines): \(error)")
+            require(error.key.isEmpty || error.line >= 1, "error names key '\(error.key)' without a line: \(error)")
+            require(error.description.hasPrefix(file), "error does not start with the file: \(error)")
+            return
+        }
+        let manager = Manager(zones: FuzzZones.table, clock: { now })
+        do {
+            try manager.apply(config: config)
+        } catch {
+            require(false, "the file loaded, but applying it failed: \(error)\n--- file ---\n\(source)")
+        }
+        for name in manager.channels.keys {
+            for columns: UInt32 in [1, 13, 80] {
+                guard let frame = try? manager.render(channel: name, columns: columns, at: now + 2_500_000) else {
+                    require(false, "channel '\(name)' made by the file does not render")
+                    return
+                }
+                require(CellWidth.of(frame.text) == Int(columns), "channel '\(name)': frame '\(frame.text)' is not \(columns) cells")
+            }
+        }
+    }
+}

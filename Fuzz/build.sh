@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds Fuzz/Targets into one libFuzzer binary, tickerd-fuzz, against the package's own modules.
+#
+# The package is built in its own scratch path (.build-fuzz) with AddressSanitizer and the
+# coverage instrumentation libFuzzer reads (Swift code and the C++ of toml++), so normal builds
+# are untouched. The fuzz targets are then compiled by swiftc with -sanitize=fuzzer,address and
+# linked with the objects of the tickerd executable target (its entry point is renamed
+# tickerd_main by SwiftPM, so libFuzzer's main is the one that runs), which is how they reach the
+# daemon's internal parsers (config, state) through @testable import.
+#
+# Prints the binary's path on the last line of stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
+
+SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
+COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
+swift build --product tickerd --scratch-path "$SCRATCH" --sanitize=address \
+  -Xswiftc -sanitize-coverage="$COVERAGE" -Xcxx -fsanitize=fuzzer-no-link >&2
+BIN=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
+OUT="$BIN/tickerd-fuzz"
+
+# The same module maps and include paths SwiftPM gives a target that imports tickerd.
+# shellcheck disable=SC2046
+swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -g \
+  -module-name TickerdFuzz -I "$BIN/Modules" \
+  -Xcc -fmodule-map-file="$BIN/CTOML.build/module.modulemap" \
+  -Xcc -I -Xcc "$SCRATCH/checkouts/TOMLKit/Sources/CTOML/include" \
+  -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
+  -Xcc -fmodule-map-file=Sources/CMalloc/module.modulemap \
+  -Xcc -fmodule-map-file=Sources/CDBus/module.modulemap \
+  $(pkg-config --cflags-only-I dbus-1 | sed 's/-I/-Xcc -I/g') \
+  Fuzz/Targets/*.swift \
+  $(pkg-config --libs libsystemd dbus-1) -lstdc++ \
+  "@$BIN/tickerd.product/Objects.LinkFileList" \
+  -o "$OUT" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
+echo "$OUT"

@@ -1,0 +1,102 @@
+/// Refuses the table headers that toml++ 3.4 (inside TOMLKit) cannot refuse itself.
+///
+/// toml++'s `parse_table_header()` hands the first character after `[` or `[[` to `parse_key()`,
+/// which *asserts* that it starts a key (a bare-key character or a quote). A header such as
+/// `[&limits]` or `[[%message]]` therefore aborts the whole process (the assertion is compiled in:
+/// neither debug nor release builds define NDEBUG), so one typo in `tickerd.toml` killed the
+/// daemon at start or on reload. Found by the `config` fuzz target; see docs/fuzzing.md.
+///
+/// The guard scans the text like a TOML lexer does — strings (basic, literal, multi-line),
+/// comments and the brackets of array and inline-table values — so it looks only at real table
+/// headers (a `[` that starts a line outside any value), and leaves every other check to toml++.
+enum TOMLHeaderGuard {
+    /// A header's first key character that toml++ would assert on, with its 1-based line.
+    struct Fault: Equatable {
+        /// The line of the header.
+        let line: Int
+        /// The character after the brackets.
+        let character: Character
+    }
+
+    /// The first header in `source` that does not start with a key, or nil.
+    static func firstFault(in source: String) -> Fault? {
+        let bytes = Array(source.utf8)
+        var index = 0
+        var line = 1
+        var depth = 0
+        var atLineStart = true
+        func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
+        func starts(_ text: String, _ i: Int) -> Bool { bytes[i...].starts(with: text.utf8) }
+        /// Moves past a string that opens at `index`, counting the lines it spans.
+        func skipString(quote: UInt8) {
+            let multi = starts(quote == 0x22 ? "\"\"\"" : "'''", index)
+            index += multi ? 3 : 1
+            while let c = at(index) {
+                if c == 0x0A {
+                    if !multi { return }  // an unterminated string (toml++ reports it); the loop counts the line
+                    line += 1
+                }
+                if quote == 0x22 && c == 0x5C {  // a backslash escapes the next byte
+                    index += 2
+                    continue
+                }
+                if c == quote && (!multi || starts(quote == 0x22 ? "\"\"\"" : "'''", index)) {
+                    index += multi ? 3 : 1
+                    // A multi-line string may end with up to two more quotes of its kind.
+                    while multi, at(index) == quote { index += 1 }
+                    return
+                }
+                index += 1
+            }
+        }
+        while let c = at(index) {
+            switch c {
+            case 0x0A:
+                line += 1
+                atLineStart = true
+                index += 1
+            case 0x20, 0x09, 0x0D:
+                index += 1
+            case 0x23:  // a comment runs to the end of the line
+                while let d = at(index), d != 0x0A { index += 1 }
+            case 0x22, 0x27:
+                atLineStart = false
+                skipString(quote: c)
+            case 0x5B where atLineStart && depth == 0:  // a table header
+                atLineStart = false
+                var next = index + 1
+                if at(next) == 0x5B { next += 1 }
+                while at(next) == 0x20 || at(next) == 0x09 { next += 1 }
+                if let first = at(next), !startsKeyOrEndsHeader(first) {
+                    let scalar = String(decoding: bytes[next..<min(next + 4, bytes.count)], as: UTF8.self).first ?? "?"
+                    return Fault(line: line, character: scalar)
+                }
+                index = next
+            case 0x5B, 0x7B:
+                atLineStart = false
+                depth += 1
+                index += 1
+            case 0x5D, 0x7D:
+                atLineStart = false
+                depth = max(0, depth - 1)
+                index += 1
+            default:
+                atLineStart = false
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// A bare-key character, a quote, or the `]` of an empty header (toml++ refuses that itself).
+    private static func startsKeyOrEndsHeader(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+             UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "]"):
+            return true
+        default:
+            return false
+        }
+    }
+}

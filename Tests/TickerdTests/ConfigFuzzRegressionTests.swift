@@ -1,0 +1,86 @@
+import Testing
+import TickerModel
+@testable import tickerd
+
+/// Configuration files the `config` fuzz target (Fuzz/, docs/fuzzing.md) found crashing the
+/// daemon; their files are in Fuzz/corpus/config.
+@Suite struct ConfigFuzzRegressionTests {
+    let loader = ConfigLoader(zones: ZoneTable())
+    let file = "/etc/tickerd/tickerd.toml"
+
+    /// A table header that does not start with a key tripped an assertion inside toml++ and
+    /// aborted tickerd (at start, or on reload with a running daemon). Now it is an error that
+    /// names the file and line, like every other mistake.
+    @Test(arguments: [
+        ("[&limits]\n", 1), ("# ok\n[[%message]]\ntext = \"x\"\n", 2), ("[channel.main]\nspeed = 8\n[ @x ]\n", 3),
+        ("[\n", 1), ("[[\n", 1),
+        // An unterminated string ends at its line: the line after it is still counted once.
+        ("[channel.main]\nseparator = \"open\n\n[&x]\n", 4),
+    ])
+    func aHeaderThatDoesNotStartWithAKeyIsAnError(source: String, line: Int) {
+        #expect {
+            _ = try loader.parse(source, file: file)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == line && error.description.hasPrefix("\(file):\(line): a table header must start with a key")
+        }
+    }
+
+    /// The guard reads TOML as TOML: brackets inside values, strings and comments are no headers.
+    @Test func bracketsInsideValuesStringsAndCommentsAreNotHeaders() throws {
+        let source = """
+            # [&not a header]
+            [channel.main]
+            separator = "[& "
+            gap = '[&literal]'  # [&a comment]
+
+            [ "channel" . 'side' ]
+            mode = "static"
+
+            [[message]]
+            text = \"\"\"
+            [%multi-line text]\"\"\"
+            """
+        let config = try loader.parse(source, file: file)
+        #expect(config.channels["main"]?.request.separator == "[& ")
+        #expect(config.channels["side"]?.request.mode == .static)
+        #expect(config.messages.first?.text == "[%multi-line text]")
+    }
+
+    /// A misspelt section named only through a dotted header (`[chanel.main]`) was reported as
+    /// `file: chanel: unknown key`, without the line the brief promises a person.
+    @Test func aMisspeltImplicitTableIsReportedOnItsLine() {
+        #expect {
+            _ = try loader.parse("# tickerd\n\n[chanel.main]\nspeed = 12\n", file: file)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == 3 && error.key == "chanel" && error.description.hasPrefix("\(file):3: chanel: unknown key")
+        }
+    }
+
+    /// The same for a misspelt array of tables (`[[mesage]]`).
+    @Test func aMisspeltArrayOfTablesIsReportedOnItsLine() {
+        #expect {
+            _ = try loader.parse("[[message]]\ntext = \"a\"\n\n[[mesage]]\ntext = \"b\"\n", file: file)
+        } throws: { error in
+            guard let error = error as? ConfigError else { return false }
+            return error.line == 4 && error.description.hasPrefix("\(file):4: mesage: unknown key")
+        }
+    }
+
+    /// A file that starts with a UTF-8 byte order mark: toml++ reads past it, and the first key's
+    /// line must still be found.
+    @Test func aByteOrderMarkDoesNotHideTheFirstLine() {
+        #expect {
+            _ = try loader.parse("\u{FEFF}priority = 10\n", file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):1: priority: unknown key") == true
+        }
+    }
+
+    /// The first crasher as the fuzzer found it (a mangled `[limits]` section).
+    @Test func theFuzzerFindingIsAnError() {
+        let source = "[&limits][channel.x\nmessage-length = 200\n"
+        #expect(throws: ConfigError.self) { _ = try loader.parse(source, file: file) }
+    }
+}
