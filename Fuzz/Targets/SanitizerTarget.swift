@@ -25,6 +25,9 @@ enum SanitizerTarget {
             case let .tooLong(clusters, limit):
                 require(clusters > limit && limit == limits.clustersPerMessage, "'\(text)': refused as too long with \(clusters) of \(limit)")
                 require(!scalars.contains(where: TextSanitizer.isForbidden), "'\(text)': refused as too long, but holds a forbidden scalar")
+            case let .joinsAcrossEdge(scalar, atStart):
+                let edge = atStart ? scalars.first : scalars.last
+                require(edge == scalar, "'\(text)': refused for \(scalar) at the \(atStart ? "start" : "end"), which is not there")
             }
             return
         }
