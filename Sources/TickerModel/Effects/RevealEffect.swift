@@ -18,8 +18,9 @@ public struct RevealEffect: Sendable, Hashable {
     public let start: Instant
     /// How long it takes, in microseconds (> 0).
     public let duration: Int64
-    /// The earlier start of viewers of at least `columns` cells, who show the message still from
-    /// the instant of the change (`start`, at most ``start``); nil when every viewer starts at ``start``.
+    /// The earlier start (never later than ``start``) of viewers of at least its `columns` cells,
+    /// who show the message still from the instant of the change; nil when every viewer starts at
+    /// ``start``.
     public let still: StillStart?
 
     /// The start of viewers that show a content change still (docs/rendering.md §11.4).
