@@ -14,6 +14,9 @@ import Testing
         return EffectState(counters: counters, messages: [
             "m1": .dots(dots), "m 2%": .dots(dots.stopping(at: Self.t0 + 2_000_000)),
             "m3": .reveal(try RevealEffect(start: Self.t0 - 9, duration: 1_500_000)),
+            "m4": .reveal(try RevealEffect(
+                start: Self.t0 + 4_000_000, duration: 2_000_000,
+                still: RevealEffect.StillStart(start: Self.t0 + 100, columns: 23))),
         ])
     }
 
@@ -21,6 +24,12 @@ import Testing
         let state = try sampleState()
         #expect(try EffectFields.effects(from: EffectFields.encode(state)) == state)
         #expect(try EffectFields.effects(from: EffectFields.encode(EffectState.none)) == .none)
+    }
+
+    @Test func aRevealWithAStillStartIsPublishedWithIt() throws {
+        let state = try sampleState()
+        #expect(EffectFields.encode(state).contains("r m4 \(Self.t0 + 4_000_000) 2000000 \(Self.t0 + 100) 23"))
+        #expect(EffectFields.encode(state).contains("r m3 \(Self.t0 - 9) 1500000\n") || EffectFields.encode(state).hasSuffix("r m3 \(Self.t0 - 9) 1500000"))
     }
 
     @Test func aTimelineWithLayoutRoundTripsAndRendersTheSameEffects() throws {
@@ -50,7 +59,8 @@ import Testing
             fields[EffectFields.layoutKey] = .string(layout)
             #expect(throws: TimelineFieldError.self, "\(layout)") { try Timeline(fields: fields) }
         }
-        let badEffects = ["c n 1 2 3", "d m1 x -", "r m1 5 0", "c n nan 2 0 0 linear 0 0 - -", "q"]
+        let badEffects = ["c n 1 2 3", "d m1 x -", "r m1 5 0", "c n nan 2 0 0 linear 0 0 - -", "q",
+                          "r m1 5 10 3", "r m1 5 10 3 -1", "r m1 5 10 x 4", "r m1 5 10 3 4 5"]
         for text in badEffects {
             #expect(throws: TimelineFieldError.self, "\(text)") { try EffectFields.effects(from: text) }
         }

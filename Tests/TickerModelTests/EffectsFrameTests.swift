@@ -50,9 +50,15 @@ import Testing
                     if Bool.random(using: &rng) { dots = dots.stopping(at: base + Int64.random(in: -3_000_000...9_000_000, using: &rng)) }
                     effects.messages[key] = .dots(dots)
                 case 1:
+                    // Half of them with a still start (a message that waited for a seam).
+                    let start = base + Int64.random(in: -2_000_000...4_000_000, using: &rng)
+                    let still = Bool.random(using: &rng)
+                        ? RevealEffect.StillStart(
+                            start: start - Int64.random(in: 0...6_000_000, using: &rng),
+                            columns: Int.random(in: 0...50, using: &rng))
+                        : nil
                     effects.messages[key] = .reveal(try RevealEffect(
-                        start: base + Int64.random(in: -2_000_000...4_000_000, using: &rng),
-                        duration: Int64.random(in: 1...8_000_000, using: &rng)))
+                        start: start, duration: Int64.random(in: 1...8_000_000, using: &rng), still: still))
                 default:
                     break
                 }
@@ -83,7 +89,8 @@ import Testing
     /// The reference frame at `t`: the same motion over plain tapes holding the substituted text.
     static func referenceFrame(_ s: Scenario, columns: Int, at t: Instant) -> Frame {
         let timeline = timeline(s) { messages in
-            Tape(content: EffectsReference.content(messages, separator: s.separator, effects: s.effects, builtAt: base, at: t), gap: s.gap)
+            Tape(content: EffectsReference.content(
+                messages, separator: s.separator, effects: s.effects, builtAt: base, columns: columns, at: t), gap: s.gap)
         }
         return timeline.frame(columns: columns, at: t)
     }

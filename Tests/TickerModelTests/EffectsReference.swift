@@ -46,9 +46,17 @@ enum EffectsReference {
         return tau < 322_000 && 8 * tau * (322_000 - tau) > 322_000 * 322_000
     }
 
-    /// The content with every effect applied at `t`.
+    /// When a reveal starts for a viewer of `columns` cells (docs/rendering.md §11.4): at its still
+    /// start when it has one and the viewer is at least that wide, else at its start.
+    static func revealStart(_ reveal: RevealEffect, columns: Int) -> Instant {
+        if let still = reveal.still, columns >= still.columns { return still.start }
+        return reveal.start
+    }
+
+    /// The content with every effect applied at `t`, as a viewer of `columns` cells sees it.
     static func content(
-        _ messages: [TapeMessage], separator: String, effects: EffectState, builtAt: Instant, at t: Instant
+        _ messages: [TapeMessage], separator: String, effects: EffectState, builtAt: Instant, columns: Int,
+        at t: Instant
     ) -> String {
         var out = ""
         for (number, message) in messages.enumerated() {
@@ -59,7 +67,7 @@ enum EffectsReference {
             var dots: DotsEffect?
             switch effects.messages[message.key] {
             case let .reveal(reveal)?:
-                let elapsed = min(max(0, t - reveal.start), reveal.duration)
+                let elapsed = min(max(0, t - revealStart(reveal, columns: columns)), reveal.duration)
                 shown = Int(elapsed * Int64(n) / reveal.duration)
             case let .dots(effect)?:
                 dots = effect

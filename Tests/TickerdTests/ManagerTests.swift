@@ -99,6 +99,45 @@ import TickerModel
         }
     }
 
+    @Test func aRevealWaitingForItsSeamKeepsBothStartsAcrossARestartAndALaterChange() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, _) = makeManager(clock)
+        var slow = ChannelConfigureRequest()
+        slow.speed = 1
+        try manager.configure(channel: "main", request: slow)
+        _ = try manager.post(channel: "main", text: "short", request: MessageRequest())
+        clock.now += 100_000
+        var revealing = MessageRequest()
+        revealing.priority = 1
+        revealing.effect = .reveal
+        revealing.reveal = 2_000_000
+        let id = try manager.post(channel: "main", text: "typed in", request: revealing)
+        let changed = clock.now
+        let pad = { (text: String) in text + String(repeating: " ", count: 40 - text.count) }
+        #expect(try manager.render(channel: "main", columns: 40, at: changed + 1_000_000).text == pad("type      •  short"))
+        // Stored and restored: the same frames for still and scrolling viewers.
+        let (restored, _) = makeManager(clock)
+        #expect(restored.restore(manager.snapshot()).isEmpty)
+        for offset in stride(from: Int64(0), to: 14_000_000, by: 370_000) {
+            for columns: UInt32 in [3, 8, 40] {
+                let t = changed + offset
+                #expect(try restored.render(channel: "main", columns: columns, at: t) == manager.render(channel: "main", columns: columns, at: t))
+            }
+        }
+        // A longer message replacing the pending change before the switch: only viewers for whom it
+        // fits too keep the still start.
+        clock.now += 500_000
+        _ = try manager.post(channel: "main", text: "and a rather longer third message", request: MessageRequest())
+        guard case let .reveal(reveal)? = manager.channels["main"]?.effects.messages[id] else {
+            Issue.record("the reveal is gone")
+            return
+        }
+        let pending = try #require(manager.channels["main"]?.timeline.pending)
+        #expect(reveal.still?.start == changed)
+        #expect(reveal.still?.columns == pending.tape.contentWidth)
+        #expect(reveal.start == manager.channels["main"]?.timeline.switchInstant)
+    }
+
     @Test func configAppliesOnceSoRuntimeChangesSurviveAnUnchangedFile() throws {
         let clock = ManualClock(Self.base)
         let (manager, recorder) = makeManager(clock)

@@ -40,6 +40,37 @@ import TestSupport
         #expect(("Hello  •  Hello").contains(narrow), "\(narrow.debugDescription)")
     }
 
+    @Test func aRevealArrivingWhereTheTextFitsTypesInFromTheChange() throws {
+        let fixture = try DaemonFixture()
+        // 1 cell a second: the seam of "Hello  •  " (10 cells) is seconds away, longer than the reveal.
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "speed", "d", "1"])
+        _ = try fixture.post("Hello")
+        // Priority 1: "world" comes first in the new tape, so a 3-column viewer meets it at the switch.
+        _ = try fixture.post("world", options: ["priority", "i", "1", "effect", "s", "reveal", "reveal", "x", "2000000"])
+        let timeline = try fixture.property("main", "Timeline").dictionary
+        let changed = try #require((timeline["changed"] as? NSNumber)?.int64Value, "\(timeline)")
+        #expect(timeline["next"] as? String == "world  •  Hello  •  ", "the change waits for its seam")
+        let pad = { (text: String) in text + String(repeating: " ", count: 40 - text.count) }
+        // 40 columns, both texts fit: the message shows from the change and types in over 2 s.
+        #expect(try fixture.render(columns: 40, at: changed - 1).text == pad("Hello"))
+        #expect(try fixture.render(columns: 40, at: changed).text == pad("       •  Hello"))
+        let half = try fixture.render(columns: 40, at: changed + 1_000_000).text
+        #expect(half == pad("wo     •  Hello"), "some but not all of it: \(half.debugDescription)")
+        #expect(try fixture.render(columns: 40, at: changed + 2_000_000).text == pad("world  •  Hello"))
+        // The reveal's line: the scrolling start (the switch), then the still start and its width.
+        let effects = try #require(timeline["effects"] as? String, "\(timeline)")
+        let line = try #require(effects.split(separator: "\n").first { $0.hasPrefix("r ") }, "\(effects)")
+        let tokens = line.split(separator: " ")
+        try #require(tokens.count >= 4, "\(line)")
+        let switchAt = try #require(Int64(tokens[2]))
+        #expect(tokens.count == 6 && Int64(tokens[4]) == changed && tokens[5] == "15", "\(line)")
+        #expect(switchAt > changed + 3_000_000, "the switch comes after the reveal: \(line)")
+        // 3 columns (scrolling): the message enters hidden and types in from the switch.
+        #expect(try fixture.render(columns: 3, at: switchAt - 1_000_000).text == "   ")
+        #expect(try fixture.render(columns: 3, at: switchAt + 1_000_000).text == "o  ")
+        #expect(try fixture.render(columns: 3, at: switchAt + 2_000_000).text == "rld")
+    }
+
     @Test func aCountInStillTextIsSeenCountingAtOnce() throws {
         let fixture = try DaemonFixture()
         // examples/tickerd.toml's status channel: scroll with a 3 s hold, so the seam after a

@@ -3,7 +3,8 @@
 #
 #  1. The GNOME Shell extension's timeline.js, run under plain gjs, computes the same `cycle` as the
 #     daemon's Render at the same instants, in continuous, scroll, right-to-left, bounce mode and
-#     across a seamless content change.
+#     across a seamless content change, and the still text (a reveal typed in included) during a
+#     change a viewer shows still.
 #  2. The extension's enable()/disable() (extension.js with stand-ins for the Shell's own modules,
 #     a real Gio.DBusProxy on the daemon): the item appears, reads the Timeline and runs its frame
 #     clock; disable removes it, disconnects everything and stops the clock; twice.
@@ -80,6 +81,13 @@ for columns in 40 8 3; do
     gjs "$GJS_TEST" "$ADDRESS" still "$columns" pending ||
         fail "timeline.js disagrees with Render during a change at $columns columns"
 done
+# A revealing message arriving on a channel whose text fits: a 40-column viewer sees it typed in
+# from the change (long before the switch, 1 cell a second away); a 3-column viewer at the switch.
+ctl post --channel typed --id t1 "short" >/dev/null
+ctl configure typed speed=1
+ctl post --channel typed --id t2 --effect reveal --reveal 2s "typed in" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" typed 40 reveal || fail "timeline.js disagrees with Render on a reveal shown still"
+gjs "$GJS_TEST" "$ADDRESS" typed 3 pending || fail "timeline.js disagrees with Render on a reveal at 3 columns"
 
 # 2. enable()/disable() of the extension, on the session bus that is our private one.
 DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" ||
@@ -112,5 +120,5 @@ moved() {
 }
 wait_for 10 moved || fail "the ticker does not move in the bar"
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
-echo "panels: timeline.js agrees with Render in 8 setups; the extension enables and disables cleanly;" \
+echo "panels: timeline.js agrees with Render in 10 setups; the extension enables and disables cleanly;" \
      "polybar draws and scrolls the ticker (screenshots in artifacts/)"

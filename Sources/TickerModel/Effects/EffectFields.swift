@@ -7,8 +7,11 @@
 ///           f <name> <firstCluster> <endCluster>
 /// effects:  c <name> <from> <to> <start> <duration> <easing> <decimals> <grouping 0|1> <prefix> <suffix>
 ///           d <key> <start> <stop or ->
-///           r <key> <start> <duration>
+///           r <key> <start> <duration> [<stillStart> <stillColumns>]
 /// ```
+///
+/// A reveal line's last two tokens are present when viewers of at least `stillColumns` cells see
+/// the message from `stillStart` (a change they show still, docs/rendering.md §11.4).
 ///
 /// Ranges are half-open, in the tape's cycle; instants and durations are µs; numbers are decimal
 /// (doubles as Swift prints them, which reads back exactly). Keys, names, prefixes and suffixes
@@ -72,7 +75,8 @@ public enum EffectFields {
             case let .dots(dots):
                 lines.append("d \(escape(key)) \(dots.start) \(dots.stop.map(String.init) ?? "-")")
             case let .reveal(reveal):
-                lines.append("r \(escape(key)) \(reveal.start) \(reveal.duration)")
+                let still = reveal.still.map { " \($0.start) \($0.columns)" } ?? ""
+                lines.append("r \(escape(key)) \(reveal.start) \(reveal.duration)\(still)")
             }
         }
         return lines.joined(separator: "\n")
@@ -109,10 +113,18 @@ public enum EffectFields {
                         throw TimelineFieldError("\(effectsKey): bad dots line '\(line)'")
                     }
                 case "r":
-                    guard tokens.count == 4, let start = Int64(tokens[2]), let duration = Int64(tokens[3]) else {
-                        throw TimelineFieldError("\(effectsKey): bad reveal line '\(line)'")
+                    guard tokens.count == 4 || tokens.count == 6, let start = Int64(tokens[2]),
+                        let duration = Int64(tokens[3])
+                    else { throw TimelineFieldError("\(effectsKey): bad reveal line '\(line)'") }
+                    var still: RevealEffect.StillStart?
+                    if tokens.count == 6 {
+                        guard let stillStart = Int64(tokens[4]), let columns = Int(tokens[5]), columns >= 0 else {
+                            throw TimelineFieldError("\(effectsKey): bad reveal line '\(line)'")
+                        }
+                        still = RevealEffect.StillStart(start: stillStart, columns: columns)
                     }
-                    state.messages[try unescape(tokens[1])] = .reveal(try RevealEffect(start: start, duration: duration))
+                    state.messages[try unescape(tokens[1])] = .reveal(
+                        try RevealEffect(start: start, duration: duration, still: still))
                 default:
                     throw TimelineFieldError("\(effectsKey): unknown line '\(line)'")
                 }

@@ -16,6 +16,18 @@ public struct EffectState: Sendable, Hashable {
     /// No counters and no effects.
     public static let none = EffectState()
 
+    /// The state as a viewer of `columns` cells sees it: each reveal from that viewer's start
+    /// (``RevealEffect/forViewer(columns:)``). The same state when no reveal has a still start.
+    public func forViewer(columns: Int) -> EffectState {
+        guard messages.values.contains(where: { if case let .reveal(reveal) = $0 { reveal.still != nil } else { false } })
+        else { return self }
+        var result = self
+        for (key, effect) in messages {
+            if case let .reveal(reveal) = effect { result.messages[key] = .reveal(reveal.forViewer(columns: columns)) }
+        }
+        return result
+    }
+
     /// The earliest instant after `t` at which a count ends (signal `ValueReached`, rebuild the
     /// tape), a reveal completes or stopped dots settle (drop the effect): when the daemon next
     /// needs to act on its own. Nil when nothing is due.

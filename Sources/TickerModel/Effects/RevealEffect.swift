@@ -7,17 +7,62 @@
 /// `extras["reveal"]` and, per word of the message, `extras["reveal-words"]`: the stroke label
 /// this comes from strokes every word at once over the whole duration, so each word's progress
 /// is p (the array's length tells the client how many words there are).
+///
+/// A message that waits for a seam comes into view at different instants for different viewers
+/// (docs/rendering.md §6, §11.4): scrolling viewers see it at the switch (``start``), viewers for
+/// whom the old and the new content both fit see it still from the change (``still``). Such a
+/// reveal carries both starts, and ``forViewer(columns:)`` picks a viewer's.
 public struct RevealEffect: Sendable, Hashable {
-    /// When the reveal begins (the message's start).
+    /// When the reveal begins for a viewer whose text scrolls: when the message comes into view
+    /// (its Post, or the switch when it waits for a seam).
     public let start: Instant
     /// How long it takes, in microseconds (> 0).
     public let duration: Int64
+    /// The earlier start (never later than ``start``) of viewers of at least its `columns` cells,
+    /// who show the message still from the instant of the change; nil when every viewer starts at
+    /// ``start``.
+    public let still: StillStart?
 
-    /// A reveal from `start` over `duration`; throws unless the duration is above 0.
-    public init(start: Instant, duration: Int64) throws(EffectError) {
+    /// The start of viewers that show a content change still (docs/rendering.md §11.4).
+    public struct StillStart: Sendable, Hashable {
+        /// The instant of the change (real time, as effects are): from it such viewers see the message.
+        public let start: Instant
+        /// The narrowest such viewer: the wider of the old and the new content at the change.
+        public let columns: Int
+
+        /// A still start at `start` for viewers of at least `columns` cells.
+        public init(start: Instant, columns: Int) {
+            self.start = start
+            self.columns = max(0, columns)
+        }
+    }
+
+    /// A reveal from `start` over `duration` (from `still.start` for viewers of at least
+    /// `still.columns` cells); throws unless the duration is above 0. A still start later than
+    /// `start` is taken as `start`.
+    public init(start: Instant, duration: Int64, still: StillStart? = nil) throws(EffectError) {
         guard duration > 0 else { throw .durationNotPositive(option: "reveal", value: duration) }
         self.start = start
         self.duration = duration
+        self.still = still.map { StillStart(start: min($0.start, start), columns: $0.columns) }
+    }
+
+    /// The reveal as a viewer of `columns` cells sees it: from ``StillStart/start`` when it is at
+    /// least ``StillStart/columns`` wide, else from ``start``; with no still start either way.
+    public func forViewer(columns: Int) -> RevealEffect {
+        guard let still else { return self }
+        let viewerStart = columns >= still.columns ? still.start : start
+        // A duration above 0 was checked when self was made.
+        return (try? RevealEffect(start: viewerStart, duration: duration)) ?? self
+    }
+
+    /// The same reveal whose still start also requires `columns` cells (a later change replacing
+    /// the pending one: viewers narrower than its content no longer show the message still).
+    public func requiringStill(columns: Int) -> RevealEffect {
+        guard let still else { return self }
+        return (try? RevealEffect(
+            start: start, duration: duration, still: StillStart(start: still.start, columns: max(still.columns, columns))))
+            ?? self
     }
 
     /// When the whole message is shown.

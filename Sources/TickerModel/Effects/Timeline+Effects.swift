@@ -17,13 +17,14 @@ extension Timeline {
             guard let instant, instant > t else { return }
             soonest = min(soonest ?? instant, instant)
         }
-        var painter = EffectPainter(effects: effects, at: t, recording: true)
+        let viewed = effects.forViewer(columns: columns)
+        var painter = EffectPainter(effects: viewed, at: t, recording: true)
         _ = render(columns: columns, at: t, painter: &painter)
         for name in painter.shownFields {
-            consider(effects.counters[name]?.nextChange(after: t))
+            consider(viewed.counters[name]?.nextChange(after: t))
         }
         for message in painter.shownMessages {
-            switch effects.messages[message.key] {
+            switch viewed.messages[message.key] {
             case let .reveal(reveal)?:
                 consider(reveal.nextChange(after: t, clusters: message.clusters.count))
                 if extras { consider(t < reveal.start ? reveal.start : (t < reveal.endInstant ? t + 1 : nil)) }

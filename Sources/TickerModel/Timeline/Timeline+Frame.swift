@@ -9,9 +9,11 @@ extension Timeline {
 
     /// ``frame(columns:at:)`` with the channel's effects applied at `t` (counters, dots, reveal;
     /// docs/rendering.md §11). Effects follow the real instant `t` even while the timeline is
-    /// paused (only the motion freezes). Still O(log n + c) outside pages mode.
+    /// paused (only the motion freezes). A reveal runs from the viewer's start (a message waiting
+    /// for a seam is seen earlier where the change shows still, §11.4). Still O(log n + c) outside
+    /// pages mode.
     public func frame(columns: Int, at t: Instant, effects: EffectState) -> Frame {
-        var painter = EffectPainter(effects: effects, at: t)
+        var painter = EffectPainter(effects: effects.forViewer(columns: columns), at: t)
         return render(columns: columns, at: t, painter: &painter)
     }
 

@@ -166,6 +166,7 @@ final class Manager {
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
             if tape != showing || urgent {
                 channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent)
+                channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
             }
             channel.activeIDs = ids
             channel.activeTexts = texts
@@ -195,7 +196,10 @@ final class Manager {
     }
 
     /// The model's effect for a message that has just joined the tape at `t`: dots start jumping
-    /// now; a reveal starts when the message comes into view (at the seam, if it waits for one).
+    /// now (every viewer sees the same phase, whenever the message comes into its view); a reveal
+    /// starts when the message comes into view — at the seam for viewers whose text scrolls, if it
+    /// waits for one, and at `t` for viewers that show the change still (old and new content fit,
+    /// docs/rendering.md §11.4).
     func startedEffect(of record: MessageRecord, entering timeline: Timeline, at t: Instant) -> MessageEffect? {
         switch record.effect {
         case nil:
@@ -203,9 +207,19 @@ final class Manager {
         case .dots:
             return .dots(DotsEffect(start: t))
         case .reveal:
-            let start = max(t, timeline.switchInstant ?? t)
-            return (try? RevealEffect(start: start, duration: record.reveal ?? Self.defaultReveal)).map { .reveal($0) }
+            return (try? RevealEffect.entering(timeline, at: t, duration: record.reveal ?? Self.defaultReveal))
+                .map { .reveal($0) }
         }
+    }
+
+    /// After a change at `t`, the reveals of messages still waiting for the seam
+    /// (``RevealEffect/after(change:at:)``).
+    func waitingRevealsUpdated(_ effects: EffectState, for timeline: Timeline, at t: Instant) -> EffectState {
+        var result = effects
+        for (key, effect) in effects.messages {
+            if case let .reveal(reveal) = effect { result.messages[key] = .reveal(reveal.after(change: timeline, at: t)) }
+        }
+        return result
     }
 
     /// The reveal duration when a message asks for `reveal` without giving one: 1 s.

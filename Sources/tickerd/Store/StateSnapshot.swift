@@ -84,6 +84,9 @@ struct StoredEffect: Codable, Sendable, Equatable {
     var start: Int64
     var duration: Int64?
     var stop: Int64?
+    /// A reveal's still start and its narrowest viewer (docs/rendering.md §11.4), when it has one.
+    var stillStart: Int64?
+    var stillColumns: Int?
 
     /// The stored form of `effect`.
     init(_ effect: MessageEffect) {
@@ -96,6 +99,8 @@ struct StoredEffect: Codable, Sendable, Equatable {
             kind = .reveal
             start = reveal.start
             duration = reveal.duration
+            stillStart = reveal.still?.start
+            stillColumns = reveal.still?.columns
         }
     }
 
@@ -106,7 +111,9 @@ struct StoredEffect: Codable, Sendable, Equatable {
             let dots = DotsEffect(start: start)
             return .dots(stop.map { dots.stopping(at: $0) } ?? dots)
         case .reveal:
-            return (try? RevealEffect(start: start, duration: duration ?? 0)).map { .reveal($0) }
+            var still: RevealEffect.StillStart?
+            if let stillStart, let stillColumns { still = RevealEffect.StillStart(start: stillStart, columns: stillColumns) }
+            return (try? RevealEffect(start: start, duration: duration ?? 0, still: still)).map { .reveal($0) }
         }
     }
 }

@@ -5,6 +5,9 @@
 //
 // Where the text fits, the still text must equal Render's too. With `pending`, the Timeline must
 // hold a pending change with its `changed` instant (instants around it and the switch are checked).
+// With `reveal`, the pending change must also bring a revealing message that this viewer sees
+// still: its reveal must run from the change (partly typed halfway, whole at its end) before the
+// switch, in Render's text and timeline.js's alike.
 // Exits 0 when every instant agrees, 1 otherwise (printing each disagreement).
 'use strict';
 
@@ -42,7 +45,7 @@ check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK a
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
-if (expect === 'pending')
+if (expect === 'pending' || expect === 'reveal')
     check(timeline.next !== null && timeline.next.changedAt !== null, 'no pending change with a changed instant');
 const start = GLib.get_real_time();
 let checked = 0;
@@ -54,6 +57,30 @@ if (timeline.next && timeline.next.changedAt !== null)
     instants.push(timeline.next.changedAt - 1, timeline.next.changedAt);
 if (timeline.switchInstant !== null)
     instants.push(timeline.switchInstant - 1, timeline.switchInstant);
+// The reveals, by this viewer's start: halfway through and at the end of each.
+const revealChecks = [];
+for (const span of timeline.next?.layout ?? []) {
+    const reveal = timeline.revealFor(span.key, columns);
+    if (reveal === null)
+        continue;
+    instants.push(reveal.start - 1, reveal.start + reveal.duration / 2, reveal.start + reveal.duration);
+    revealChecks.push(reveal);
+}
+if (expect === 'reveal') {
+    check(revealChecks.length > 0, 'no revealing message in the pending change');
+    const switchAt = timeline.switchInstant;
+    const nextContent = TimelineMath.Timeline.content(timeline.next.tape, timeline.next.gap);
+    for (const reveal of revealChecks) {
+        check(reveal.start === timeline.next.changedAt, `the reveal starts at ${reveal.start}, not at the change`);
+        check(switchAt === null || reveal.start + reveal.duration < switchAt, 'the switch comes before the reveal ends');
+        const render = at => call('io.github.tickerd.Ticker1.Channel', 'Render',
+            new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();
+        const half = render(reveal.start + reveal.duration / 2);
+        check(half[0].trim().length > 0 && !half[0].startsWith(nextContent) && (half[2].reveal ?? 0) > 0,
+            `halfway through the reveal Render shows ${JSON.stringify(half[0])}`);
+        check(render(reveal.start + reveal.duration)[0].startsWith(nextContent), 'the reveal does not end whole');
+    }
+}
 for (const at of instants) {
     const frame = call('io.github.tickerd.Ticker1.Channel', 'Render',
         new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();

@@ -118,7 +118,10 @@ class TickerIndicator extends PanelMenu.Button {
             if (timeline.mode === 'static' || timeline.mode === 'pages' || timeline.mode === 'bounce' ||
                 TimelineMath.cellWidth(content) <= columns) {
                 const label = this._label(used++);
-                label.text = content;
+                // Text that fits types in its reveals (a message that arrived with a change shown
+                // still, from the change on: timeline.js revealFor).
+                label.text = TimelineMath.cellWidth(content) <= columns
+                    ? timeline.revealed(content, viewed.layout, now, columns) : content;
                 const shift = timeline.mode === 'bounce'
                     ? timeline.bounceProgress(now, TimelineMath.cellWidth(content) - columns) *
                       Math.max(0, this._pixelWidth(content) - WIDTH_PX) : 0;

@@ -1,7 +1,7 @@
 // tickerd Timeline math for GJS (docs/rendering.md): where the stream is at any instant, computed
 // from the channel's published `Timeline` with no D-Bus traffic. No Shell imports, so it also runs
 // under plain `gjs` (see ../tests/timeline-test.js). Legacy module: top-level `var`s are exported.
-/* exported Timeline, fromVariant, ease, cellWidth, EASINGS */
+/* exported Timeline, fromVariant, ease, cellWidth, clusters, EASINGS */
 'use strict';
 
 const MICROS = 1e6;
@@ -58,6 +58,76 @@ function cellWidth(text) {
             cells += 1;
     }
     return cells;
+}
+
+/**
+ * The extended grapheme clusters of `text`, approximately (this gjs has no Intl.Segmenter): a
+ * code point joins the previous cluster when it is a combining mark, a variation selector, an
+ * emoji modifier, a zero-width joiner or follows one, or the second of a regional-indicator pair.
+ */
+function clusters(text) {
+    const result = [];
+    let joinNext = false;
+    let indicators = 0;
+    for (const ch of text) {
+        const c = ch.codePointAt(0);
+        const indicator = c >= 0x1f1e6 && c <= 0x1f1ff;
+        const extends_ = (c >= 0x300 && c <= 0x36f) || (c >= 0xfe00 && c <= 0xfe0f) || c === 0x200d ||
+            (c >= 0x1f3fb && c <= 0x1f3ff) || (c >= 0x20d0 && c <= 0x20ff);
+        if (result.length > 0 && (extends_ || joinNext || (indicator && indicators % 2 === 1)))
+            result[result.length - 1] += ch;
+        else
+            result.push(ch);
+        indicators = indicator ? indicators + 1 : 0;
+        joinNext = c === 0x200d;
+    }
+    return result;
+}
+
+/** The message spans (`m` lines) of a published layout: `[{key, first, end}]` in clusters. */
+function parseLayout(text) {
+    const spans = [];
+    for (const line of (text ?? '').split('\n')) {
+        const tokens = line.split(' ');
+        if (tokens[0] === 'm' && tokens.length === 7)
+            spans.push({key: unescapeToken(tokens[1]), first: Number(tokens[2]), end: Number(tokens[3])});
+    }
+    return spans;
+}
+
+/**
+ * The reveals (`r` lines) of a published `effects` string, by message key: `{start, duration,
+ * stillStart, stillColumns}` (the still pair null when absent; docs/rendering.md §11.4, §12).
+ */
+function parseReveals(text) {
+    const reveals = new Map();
+    for (const line of (text ?? '').split('\n')) {
+        const tokens = line.split(' ');
+        if (tokens[0] !== 'r' || (tokens.length !== 4 && tokens.length !== 6))
+            continue;
+        const still = tokens.length === 6;
+        reveals.set(unescapeToken(tokens[1]), {
+            start: Number(tokens[2]), duration: Number(tokens[3]),
+            stillStart: still ? Number(tokens[4]) : null, stillColumns: still ? Number(tokens[5]) : null,
+        });
+    }
+    return reveals;
+}
+
+/** A percent-encoded key of the effects strings (`-` is the empty string). */
+function unescapeToken(token) {
+    if (token === '-')
+        return '';
+    const bytes = [];
+    for (let i = 0; i < token.length; i++) {
+        if (token[i] === '%') {
+            bytes.push(parseInt(token.slice(i + 1, i + 3), 16));
+            i += 2;
+        } else {
+            bytes.push(token.charCodeAt(i));
+        }
+    }
+    return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
 /** The plain object of a `Timeline` GLib.Variant (`a{sv}`). */
@@ -137,8 +207,12 @@ var Timeline = class Timeline {
             switchPosition: Number(fields.switch),
             changedAt: fields.changed === undefined ? null : Number(fields.changed),
         };
-        if (this.next)
+        if (this.next) {
             this.next.width = cellWidth(this.next.tape);
+            this.next.layout = parseLayout(fields.nextLayout);
+        }
+        this.layout = parseLayout(fields.layout);
+        this.reveals = parseReveals(fields.effects);
         this.sign = this.direction === 'right' ? -1 : 1;
     }
 
@@ -197,8 +271,53 @@ var Timeline = class Timeline {
         const state = this.streamState(t);
         if (this.next && state.origin === 0 && this.showsChangeStill(columns) && this.next.changedAt !== null &&
             this.switchInstant !== null && this.effectiveTime(t) >= this.next.changedAt)
-            return {tape: this.next.tape, gap: this.next.gap};
-        return {tape: state.tape, gap: state.gap};
+            return {tape: this.next.tape, gap: this.next.gap, layout: this.next.layout};
+        return {tape: state.tape, gap: state.gap, layout: state.origin === 0 ? this.layout : this.next.layout};
+    }
+
+    /**
+     * The reveal of message `key` as a viewer of `columns` cells sees it, `{start, duration}`, or
+     * null: a message that waited for a seam starts at `stillStart` for viewers of at least
+     * `stillColumns` cells (they show the change still), else at `start` (docs/rendering.md §11.4).
+     */
+    revealFor(key, columns) {
+        const reveal = this.reveals.get(key);
+        if (!reveal)
+            return null;
+        const still = reveal.stillStart !== null && columns >= reveal.stillColumns;
+        return {start: still ? reveal.stillStart : reveal.start, duration: reveal.duration};
+    }
+
+    /**
+     * `content` (the viewed tape's content, clusters laid out by `layout`) with the reveals at
+     * real instant `t` applied: a cluster not yet revealed shows as one space per cell.
+     */
+    revealed(content, layout, t, columns) {
+        if (this.reveals.size === 0 || !layout)
+            return content;
+        const parts = clusters(content);
+        for (const span of layout) {
+            const reveal = this.revealFor(span.key, columns);
+            if (!reveal)
+                continue;
+            const n = span.end - span.first;
+            const elapsed = Math.min(Math.max(0, t - reveal.start), reveal.duration);
+            const shown = Math.floor(elapsed * n / reveal.duration);
+            for (let i = span.first + shown; i < span.end && i < parts.length; i++)
+                parts[i] = ' '.repeat(cellWidth(parts[i]));
+        }
+        return parts.join('');
+    }
+
+    /**
+     * Whether a reveal of a message in `layout` still changes the text after `t` for a viewer of
+     * `columns` cells (not started yet, or under way).
+     */
+    revealRuns(layout, t, columns) {
+        return (layout ?? []).some(span => {
+            const reveal = this.revealFor(span.key, columns);
+            return reveal !== null && t < reveal.start + reveal.duration;
+        });
     }
 
     /** Whether a viewer of `columns` cells sees both the old and the pending content still. */
@@ -220,7 +339,7 @@ var Timeline = class Timeline {
         if (spare < 0)
             return null;
         const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
-        return ' '.repeat(left) + content + ' '.repeat(spare - left);
+        return ' '.repeat(left) + this.revealed(content, viewed.layout, t, columns) + ' '.repeat(spare - left);
     }
 
     /**
@@ -264,6 +383,11 @@ var Timeline = class Timeline {
 
     /** Whether anything can move after `t` (false: the widget may stop its frame clock). */
     isMoving(t, columns) {
+        // Still text types in a reveal (effects follow the real time, even while paused).
+        const viewed = this.viewedTape(t, columns);
+        if (this.mode !== 'pages' && cellWidth(Timeline.content(viewed.tape, viewed.gap)) <= columns &&
+            this.revealRuns(viewed.layout, t, columns))
+            return true;
         if (this.paused !== null || this.mode === 'static' || this.mode === 'pages')
             return false;
         const state = this.streamState(t);
