@@ -35,7 +35,7 @@ struct FrameStream: Sendable {
     /// then at the next tick after it, so frequent changes (a Post every 10 ms) never push frames
     /// faster than the rate the receiver asked for, and the stream stays on its shared ticks.
     mutating func restart(at t: Instant) {
-        let earliest = lastSentAt.map { max(t, FramePlan.nextTick(after: $0, interval: interval)) } ?? t
+        let earliest = lastSentAt.map { max(t, FramePlan.tick(following: $0, interval: interval)) } ?? t
         nextDue = min(nextDue ?? earliest, earliest)
     }
 
@@ -58,8 +58,13 @@ struct FrameStream: Sendable {
     mutating func step(_ plan: FramePlan) -> Frame? {
         let send = plan.frame == lastFrame ? nil : plan.frame
         lastFrame = plan.frame
-        if send != nil { lastSentAt = plan.instant }
         nextDue = plan.nextDue
+        if send != nil {
+            lastSentAt = plan.instant
+            // A frame sent off the shared ticks (the first one, or one after a change) is followed
+            // by the first tick at least half an interval later, never sooner.
+            nextDue = nextDue.map { max($0, FramePlan.tick(following: plan.instant, interval: interval)) }
+        }
         return send
     }
 }
@@ -104,6 +109,13 @@ struct FramePlan {
     static func nextTick(after now: Instant, interval: Int64) -> Instant {
         let (quotient, remainder) = now.quotientAndRemainder(dividingBy: interval)
         return (quotient + (remainder < 0 ? 0 : 1)) * interval
+    }
+
+    /// The first multiple of `interval` at least half an interval after `sent`: where a stream that
+    /// sent a frame at `sent` may send its next one. A frame sent on a tick (a little late) is
+    /// followed by the very next tick.
+    static func tick(following sent: Instant, interval: Int64) -> Instant {
+        nextTick(after: sent + interval / 2 - 1, interval: interval)
     }
 
     /// Whether this plan serves a stream of `columns` and `interval` on `channel`.
