@@ -114,11 +114,32 @@ final class Daemon {
 
     /// Reads the configuration (failing early when it is bad), restores the state, applies the
     /// configuration and drops it: only the manager's state stays in memory.
+    ///
+    /// The configuration is applied in memory and then stored by one compaction. When that
+    /// compaction fails (the state folder is full or read-only) the daemon still starts: what
+    /// it restored is on disk already and the configuration is read again at every start, so
+    /// nothing is lost; it serves reads, and every change answers `StorageFailed` until the
+    /// folder can be written again (each store retries the compaction).
     private func restoreStateAndApplyConfiguration() throws {
         let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
         try restoreState()
-        manager.store = { [store] snapshot in try store.save(snapshot) }
         try manager.apply(config: config)
+        manager.store = { [store] snapshot in try store.save(snapshot) }
+        storeStartingState()
+    }
+
+    /// Folds the restored journal and the configuration into a new state file, logging (not
+    /// failing) when the folder cannot be written.
+    private func storeStartingState() {
+        let snapshot = manager.snapshot()
+        do {
+            try store.compact(snapshot)
+            manager.lastStored = snapshot
+        } catch {
+            logger.error(
+                "cannot store the state (\(error)); serving what was restored, changes answer StorageFailed until \(store.directory) can be written",
+                metadata: ["state": .string(store.path)])
+        }
     }
 
     /// Hands the heap pages that start-up (or a reload) used and freed back to the kernel: parsing
