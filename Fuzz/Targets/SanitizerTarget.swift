@@ -22,6 +22,9 @@ enum SanitizerTarget {
                 require(index < scalars.count && scalars[index] == scalar, "'\(text)': refusal names \(scalar) at \(index), which is not there")
                 require(TextSanitizer.isForbidden(scalar), "'\(text)': refusal names \(scalar), which is allowed")
                 require(!scalars[..<index].contains(where: TextSanitizer.isForbidden), "'\(text)': refusal at \(index) is not the first")
+            case let .joinsNeighbour(scalar, index):
+                require(index == 0 || index == scalars.count - 1, "'\(text)': joining scalar reported inside, at \(index)")
+                require(index < scalars.count && (scalars[index] == scalar || scalar == " "), "'\(text)': refusal names \(scalar) at \(index), which is not there")
             case let .tooLong(clusters, limit):
                 require(clusters > limit && limit == limits.clustersPerMessage, "'\(text)': refused as too long with \(clusters) of \(limit)")
                 require(!scalars.contains(where: TextSanitizer.isForbidden), "'\(text)': refused as too long, but holds a forbidden scalar")

@@ -4,6 +4,11 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
     case forbiddenCharacter(Unicode.Scalar, index: Int)
     /// The text holds more extended grapheme clusters than the limit allows.
     case tooLong(clusters: Int, limit: Int)
+    /// The text starts with a scalar that joins the character before it (a combining mark,
+    /// U+FE0F, an emoji modifier), or ends with one that joins the character after it (a prefix
+    /// mark such as U+0600): on the tape it would fuse with the separator or padding and change
+    /// its width. `index` counts Unicode scalars from 0.
+    case joinsNeighbour(Unicode.Scalar, index: Int)
 
     /// A message a person can act on, naming the character as U+XXXX and its index.
     public var description: String {
@@ -13,6 +18,9 @@ public enum TextError: Error, Sendable, Hashable, CustomStringConvertible {
                 + "at index \(index); control, line/paragraph separator and bidi control characters are not allowed"
         case let .tooLong(clusters, limit):
             return "text is \(clusters) characters long; the limit is \(limit)"
+        case let .joinsNeighbour(scalar, index):
+            return "text has \(TextError.codePointName(scalar)) at index \(index), at its edge, where it would join the "
+                + "separator or padding next to it on the tape; put a base character beside it"
         }
     }
 
