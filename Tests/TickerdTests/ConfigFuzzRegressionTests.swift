@@ -13,7 +13,7 @@ import TickerModel
     /// names the file and line, like every other mistake.
     @Test(arguments: [
         ("[&limits]\n", 1), ("# ok\n[[%message]]\ntext = \"x\"\n", 2), ("[channel.main]\nspeed = 8\n[ @x ]\n", 3),
-        ("[\n", 1), ("[[\n", 1),
+        ("[\n", 1), ("[[\n", 1), ("\u{FEFF}[\u{6}h]\n", 1),
         // An unterminated string ends at its line: the line after it is still counted once.
         ("[channel.main]\nseparator = \"open\n\n[&x]\n", 4),
     ])

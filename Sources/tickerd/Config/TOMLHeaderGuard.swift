@@ -21,7 +21,8 @@ enum TOMLHeaderGuard {
     /// The first header in `source` that does not start with a key, or nil.
     static func firstFault(in source: String) -> Fault? {
         let bytes = Array(source.utf8)
-        var index = 0
+        // toml++ skips a UTF-8 byte order mark: the line after it still starts there.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
         var depth = 0
         var atLineStart = true
