@@ -26,6 +26,17 @@ import TickerModel
         }
     }
 
+    /// `a = [}]` tripped toml++'s `parse_value()` assertion the same way (found by the fuzzer
+    /// as `texty=[}]` in a `[[message]]`).
+    @Test(arguments: [("[[message]]\ntext=[}]\n", 2), ("[channel.main]\nx = [1,\n  # c\n  }]\n", 4)])
+    func anArrayValueStartingWithABraceIsAnError(source: String, line: Int) {
+        #expect {
+            _ = try loader.parse(source, file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):\(line): an array value cannot start with \"}\"") == true
+        }
+    }
+
     /// The guard reads TOML as TOML: brackets inside values, strings and comments are no headers.
     @Test func bracketsInsideValuesStringsAndCommentsAreNotHeaders() throws {
         let source = """
