@@ -89,6 +89,16 @@ import TickerModel
         }
     }
 
+    /// A file with Windows line ends: "\r\n" is one Character in Swift, so the locator saw the
+    /// whole file as one line and could name no line at all.
+    @Test func windowsLineEndsKeepTheirLines() {
+        #expect {
+            _ = try loader.parse("[limits]\r\nmessages = 10\r\n\r\n[channel.main]\r\nalign = \"middle\"\r\n", file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):5: channel.main.align:") == true
+        }
+    }
+
     /// The first crasher as the fuzzer found it (a mangled `[limits]` section).
     @Test func theFuzzerFindingIsAnError() {
         let source = "[&limits][channel.x\nmessage-length = 200\n"
