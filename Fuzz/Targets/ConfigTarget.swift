@@ -19,7 +19,7 @@ enum ConfigTarget {
         do {
             config = try loader.parse(source, file: file)
         } catch {
-            let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+            let lines = input.bytes.count { $0 == 0x0A } + 1
             require(error.file == file, "error names file '\(error.file)': \(error)")
             require((0...lines + 1).contains(error.line), "error names line \(error.line) of \(lines): \(error)")
             require(error.key.isEmpty || error.line >= 1, "error names key '\(error.key)' without a line: \(error)")

@@ -48,6 +48,22 @@ import Testing
         #expect(PosixTimeZone(parsing: "ABC-24") != nil)
     }
 
+    /// `sanitizer` target: a text starting with U+FE0F fused with the padding space before it
+    /// into one 2-cell cluster, so a 2-column frame was 3 cells wide. Edge scalars that join a
+    /// neighbour are refused; the same marks inside a text stay.
+    @Test func edgeScalarsThatJoinTheTapeAreRefused() {
+        for (text, scalar, index) in [("\u{FE0F}n", "\u{FE0F}", 0), ("\u{301}abc", "\u{301}", 0),
+                                      ("\u{1F3FB} ok", "\u{1F3FB}", 0), ("total \u{600}", "\u{600}", 6)] as [(String, Unicode.Scalar, Int)] {
+            #expect(throws: TextError.joinsAcrossEdge(scalar, atStart: index == 0)) { _ = try TextSanitizer.sanitize(text) }
+        }
+        for text in ["e\u{301}", "\u{2764}\u{FE0F} ok", "\u{1F44D}\u{1F3FB}", "a\u{200D}"] {
+            #expect((try? TextSanitizer.sanitize(text)) == text)
+        }
+        let tape = Tape(messages: ["\u{2764}\u{FE0F}n"], separator: "  \u{2022}  ")
+        let frame = Timeline(tape: tape, settings: ChannelSettings(), at: 0).frame(columns: 2, at: 3_600_000_001)
+        #expect(CellWidth.of(frame.text) == 2)
+    }
+
     /// The six counts of a TZif header: isut, isstd, leap, time, type, char.
     private func header(types: UInt8, chars: UInt8) -> [UInt8] {
         [0, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, types] + [0, 0, 0, chars]

@@ -13,7 +13,7 @@ import TickerModel
     /// names the file and line, like every other mistake.
     @Test(arguments: [
         ("[&limits]\n", 1), ("# ok\n[[%message]]\ntext = \"x\"\n", 2), ("[channel.main]\nspeed = 8\n[ @x ]\n", 3),
-        ("[\n", 1), ("[[\n", 1),
+        ("[\n", 1), ("[[\n", 1), ("\u{FEFF}[\u{6}h]\n", 1),
         // An unterminated string ends at its line: the line after it is still counted once.
         ("[channel.main]\nseparator = \"open\n\n[&x]\n", 4),
     ])
@@ -23,6 +23,17 @@ import TickerModel
         } throws: { error in
             guard let error = error as? ConfigError else { return false }
             return error.line == line && error.description.hasPrefix("\(file):\(line): a table header must start with a key")
+        }
+    }
+
+    /// `a = [}]` tripped toml++'s `parse_value()` assertion the same way (found by the fuzzer
+    /// as `texty=[}]` in a `[[message]]`).
+    @Test(arguments: [("[[message]]\ntext=[}]\n", 2), ("[channel.main]\nx = [1,\n  # c\n  }]\n", 4)])
+    func anArrayValueStartingWithABraceIsAnError(source: String, line: Int) {
+        #expect {
+            _ = try loader.parse(source, file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):\(line): an array value cannot start with \"}\"") == true
         }
     }
 
@@ -75,6 +86,16 @@ import TickerModel
             _ = try loader.parse("\u{FEFF}priority = 10\n", file: file)
         } throws: { error in
             (error as? ConfigError)?.description.hasPrefix("\(file):1: priority: unknown key") == true
+        }
+    }
+
+    /// A file with Windows line ends: "\r\n" is one Character in Swift, so the locator saw the
+    /// whole file as one line and could name no line at all.
+    @Test func windowsLineEndsKeepTheirLines() {
+        #expect {
+            _ = try loader.parse("[limits]\r\nmessages = 10\r\n\r\n[channel.main]\r\nalign = \"middle\"\r\n", file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):5: channel.main.align:") == true
         }
     }
 

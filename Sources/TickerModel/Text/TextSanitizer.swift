@@ -4,8 +4,9 @@
 /// U+2028, U+2029 and the bidi controls U+202A–U+202E and U+2066–U+2069 are refused with
 /// ``TextError/forbiddenCharacter(_:index:)`` naming the first one and its scalar index.
 public enum TextSanitizer {
-    /// Returns `text` with tab/CR/LF replaced by spaces, or throws for forbidden characters or
-    /// for more than `limits.clustersPerMessage` extended grapheme clusters.
+    /// Returns `text` with tab/CR/LF replaced by spaces, or throws for forbidden characters, for
+    /// an edge scalar that would join the tape's separator or padding, or for more than
+    /// `limits.clustersPerMessage` extended grapheme clusters.
     public static func sanitize(_ text: String, limits: Limits = .standard) throws(TextError) -> String {
         var scalars = String.UnicodeScalarView()
         var changed = false

@@ -36,8 +36,7 @@ struct ConfigLoader {
     /// Parses configuration text; `file` names it in errors.
     func parse(_ source: String, file: String) throws(ConfigError) -> DaemonConfig {
         if let fault = TOMLHeaderGuard.firstFault(in: source) {
-            throw ConfigError(file: file, line: fault.line, key: "", problem:
-                "a table header must start with a key (letters, digits, '_', '-' or a quoted key), not \(String(reflecting: fault.character))")
+            throw ConfigError(file: file, line: fault.line, key: "", problem: fault.problem)
         }
         let parsed: TOMLDocument
         do {

@@ -1,4 +1,5 @@
-/// Refuses the table headers that toml++ 3.4 (inside TOMLKit) cannot refuse itself.
+/// Refuses the table headers (and array values) that toml++ 3.4 (inside TOMLKit) cannot refuse
+/// itself.
 ///
 /// toml++'s `parse_table_header()` hands the first character after `[` or `[[` to `parse_key()`,
 /// which *asserts* that it starts a key (a bare-key character or a quote). A header such as
@@ -12,18 +13,31 @@
 enum TOMLHeaderGuard {
     /// A header's first key character that toml++ would assert on, with its 1-based line.
     struct Fault: Equatable {
-        /// The line of the header.
+        /// The line of the header (or of the array value).
         let line: Int
-        /// The character after the brackets.
+        /// The character after the brackets (or where an array value should start).
         let character: Character
+        /// True for an array value that starts with `}` (`a = [}]`), which trips toml++'s
+        /// `parse_value()` assertion the same way; false for a table header.
+        var inArray = false
+
+        /// What a person reads in the error.
+        var problem: String {
+            inArray
+                ? "an array value cannot start with \(String(reflecting: character))"
+                : "a table header must start with a key (letters, digits, '_', '-' or a quoted key), not \(String(reflecting: character))"
+        }
     }
 
-    /// The first header in `source` that does not start with a key, or nil.
+    /// The first header in `source` that does not start with a key, or array value that starts
+    /// with `}`, or nil.
     static func firstFault(in source: String) -> Fault? {
         let bytes = Array(source.utf8)
-        var index = 0
+        // toml++ skips a UTF-8 byte order mark: the line after it still starts there.
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
         var depth = 0
+        var open: [UInt8] = []  // the value brackets around the scan: '[' arrays, '{' inline tables
         var atLineStart = true
         func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
         func starts(_ text: String, _ i: Int) -> Bool { bytes[i...].starts(with: text.utf8) }
@@ -48,6 +62,22 @@ enum TOMLHeaderGuard {
                 }
                 index += 1
             }
+        }
+        /// toml++ asserts when an array element starts with `}`: finds one after whitespace,
+        /// newlines and comments from `start`, with its line.
+        func braceStartingValue(after start: Int) -> Fault? {
+            var i = start
+            var lines = 0
+            while let c = at(i) {
+                switch c {
+                case 0x20, 0x09, 0x0D: i += 1
+                case 0x0A: lines += 1; i += 1
+                case 0x23: while let d = at(i), d != 0x0A { i += 1 }
+                case 0x7D: return Fault(line: line + lines, character: "}", inArray: true)
+                default: return nil
+                }
+            }
+            return nil
         }
         while let c = at(index) {
             switch c {
@@ -75,11 +105,18 @@ enum TOMLHeaderGuard {
             case 0x5B, 0x7B:
                 atLineStart = false
                 depth += 1
+                open.append(c)
                 index += 1
+                if c == 0x5B, let brace = braceStartingValue(after: index) { return brace }
             case 0x5D, 0x7D:
                 atLineStart = false
                 depth = max(0, depth - 1)
+                if !open.isEmpty { open.removeLast() }
                 index += 1
+            case 0x2C where open.last == 0x5B:  // the next array element
+                atLineStart = false
+                index += 1
+                if let brace = braceStartingValue(after: index) { return brace }
             default:
                 atLineStart = false
                 index += 1

@@ -15,7 +15,9 @@ struct TOMLKeyLocator {
         // toml++ skips a UTF-8 byte order mark (editors on Windows write one); so must the locator.
         var text = Substring(source)
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on both, or a CRLF file is one long line.
+        let sourceLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        for (offset, rawLine) in sourceLines.enumerated() {
             let number = offset + 1
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[[") {
