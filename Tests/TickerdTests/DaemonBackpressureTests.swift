@@ -67,7 +67,9 @@ import Testing
         #expect(!fixture.daemon.process.hasExited)
         #expect(seen.frames >= Int(30 * 8 * 0.6), "the reading subscriber got \(seen.frames) frames in 8 s at 30 fps")
         #expect(seen.slowestPost < 1, "a Post took \(seen.slowestPost) s")
-        #expect(seen.peakRSS - baseline < 30 << 20, "tickerd grew by \(seen.peakRSS - baseline) bytes")
+        if !Sanitizer.distortsMemory {
+            #expect(seen.peakRSS - baseline < 30 << 20, "tickerd grew by \(seen.peakRSS - baseline) bytes")
+        }
         let refused = bus.daemon.standardError.contains("full message queue")
         print("stalled subscriber: watcher \(seen.frames) frames / 8 s, slowest Post \(seen.slowestPost) s, "
               + "tickerd RSS \(baseline >> 10) → peak \(seen.peakRSS >> 10) KiB, dbus-daemon refused frames: \(refused)")
@@ -104,7 +106,9 @@ import Testing
         }
         busDaemon.kill(SIGCONT)
         #expect(!fixture.daemon.process.hasExited)
-        #expect(peak - baseline < 10 << 20, "tickerd grew by \((peak - baseline) >> 10) KiB while the bus was stopped")
+        if !Sanitizer.distortsMemory {
+            #expect(peak - baseline < 10 << 20, "tickerd grew by \((peak - baseline) >> 10) KiB while the bus was stopped")
+        }
 
         // Back to normal: Posts answered at once, the watcher's frames flow, the log says what happened.
         let seen = try Self.observe(fixture, watcher, seconds: 3)

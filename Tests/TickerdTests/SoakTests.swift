@@ -43,6 +43,8 @@ import Testing
         let posts = Self.numbers(try row("Soak Posts")[2])
         #expect(posts.count == 3 && posts[0] == posts[1] && posts[2] == 0, "\(posts)")
         #expect(posts.first ?? 0 >= 100, "only \(posts.first ?? 0) Posts in 5 s")
-        #expect(try row("Soak daemon RSS")[5] == "met")
+        if !Sanitizer.distortsMemory {
+            #expect(try row("Soak daemon RSS")[5] == "met")
+        }
     }
 }
