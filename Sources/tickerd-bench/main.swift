@@ -3,18 +3,27 @@ import Foundation
 // tickerd-bench: starts the real tickerd on a private bus and prints one table of daemon-level
 // figures (issue 9). `--smoke` runs every scenario with tiny sizes.
 
-/// Runs every scenario in order and returns the rows.
-func runBenchmarks(_ settings: BenchSettings) throws -> [ResultRow] {
+/// Starts a private bus and tickerd on it configured for `subscribers`, runs `body` against them
+/// and stops both; a failure carries the tail of tickerd's log.
+func withDaemon(_ settings: BenchSettings, subscribers: Int,
+                _ body: (PrivateBus, DaemonUnderTest) throws -> [ResultRow]) throws -> [ResultRow] {
     signal(SIGPIPE, SIG_IGN)
     let bus = try PrivateBus()
     defer { bus.stop() }
     let daemon = try DaemonUnderTest(
-        binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: settings.frameClients))
+        binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: subscribers))
     defer { daemon.stop() }
     do {
-        return try runScenarios(settings, bus: bus, daemon: daemon)
+        return try body(bus, daemon)
     } catch {
         throw BenchError("\(error)\n--- tickerd's log (tail) ---\n\(daemon.logTail())")
+    }
+}
+
+/// Runs every scenario in order and returns the rows.
+func runBenchmarks(_ settings: BenchSettings) throws -> [ResultRow] {
+    try withDaemon(settings, subscribers: settings.frameClients) { bus, daemon in
+        try runScenarios(settings, bus: bus, daemon: daemon)
     }
 }
 
@@ -45,21 +54,13 @@ func runScenarios(_ settings: BenchSettings, bus: PrivateBus, daemon: DaemonUnde
 
 /// Runs the soak (`--soak`) against a daemon of its own and returns its rows.
 func runSoak(_ settings: BenchSettings) throws -> [ResultRow] {
-    signal(SIGPIPE, SIG_IGN)
-    let bus = try PrivateBus()
-    defer { bus.stop() }
-    let daemon = try DaemonUnderTest(
-        binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: settings.soakSubscribers))
-    defer { daemon.stop() }
-    FileHandle.standardError.write(Data(
-        "tickerd-bench: soak, \(settings.soakSubscribers) subscribers, \(settings.soakWindow) s\n".utf8))
-    do {
+    try withDaemon(settings, subscribers: settings.soakSubscribers) { _, daemon in
+        FileHandle.standardError.write(Data(
+            "tickerd-bench: soak, \(settings.soakSubscribers) subscribers, \(settings.soakWindow) s\n".utf8))
         return try Soak(
             daemon: daemon, subscribers: settings.soakSubscribers, fps: settings.soakFrameRate,
             window: settings.soakWindow, postInterval: settings.soakPostInterval
         ).run()
-    } catch {
-        throw BenchError("\(error)\n--- tickerd's log (tail) ---\n\(daemon.logTail())")
     }
 }
 

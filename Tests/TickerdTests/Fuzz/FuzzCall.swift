@@ -27,10 +27,10 @@ struct FuzzCall: CustomStringConvertible {
 /// signature with hostile values (so the daemon's own checks run), sometimes a wrong signature,
 /// an unknown member, interface or object, or a call that wants no reply.
 struct FuzzCallMaker {
-    static let manager = "/io/github/tickerd/Ticker1"
-    static let control = "io.github.tickerd.Ticker1.Control"
-    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
-    static let channel = "io.github.tickerd.Ticker1.Channel"
+    static let manager = DaemonFixture.managerPath
+    static let control = DaemonFixture.control
+    static let managerInterface = DaemonFixture.managerInterface
+    static let channel = DaemonFixture.channelInterface
     static let properties = "org.freedesktop.DBus.Properties"
     static let introspectable = "org.freedesktop.DBus.Introspectable"
     static let peer = "org.freedesktop.DBus.Peer"
