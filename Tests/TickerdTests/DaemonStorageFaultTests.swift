@@ -226,7 +226,8 @@ struct DaemonStorageFaultTests {
         // starts, serves, refuses, and stores once space returns.
         #expect(Self.fill(filler) > 100_000)
         try fixture.daemon.restart()
-        #expect(fixture.daemon.process.standardError.contains("cannot store the state"))
+        #expect(fixture.daemon.process.waitForError(timeout: .seconds(10)) { $0.contains("cannot store the state") },
+                "no log line on the failed start-up compaction: \(fixture.daemon.process.standardError)")
         let refusedAfterRestart = Self.text("main refused after restart")
         #expect(Self.post(client, refusedAfterRestart) == Self.storageFailed)
         refused.append(refusedAfterRestart)
@@ -261,7 +262,8 @@ struct DaemonStorageFaultTests {
         let readOnly = try mount.remount(folder, "remount,ro")
         #expect(readOnly.status == 0, "\(readOnly.stderr)")
         try fixture.daemon.start()
-        #expect(fixture.daemon.process.standardError.contains("Read-only file system"))
+        #expect(fixture.daemon.process.waitForError(timeout: .seconds(10)) { $0.contains("Read-only file system") },
+                "\(fixture.daemon.process.standardError)")
         let refused = [Self.text("main refused"), Self.text("brandnew refused")]
         #expect(Self.post(client, refused[0]) == Self.storageFailed)
         #expect(Self.post(client, refused[1], channel: "brandnew") == Self.storageFailed)
