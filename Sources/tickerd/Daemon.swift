@@ -124,7 +124,7 @@ final class Daemon {
         let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
         try restoreState()
         try manager.apply(config: config)
-        manager.store = { [store] snapshot in try store.save(snapshot) }
+        manager.store = store
         storeStartingState()
     }
 
@@ -134,7 +134,7 @@ final class Daemon {
         let snapshot = manager.snapshot()
         do {
             try store.compact(snapshot)
-            manager.lastStored = snapshot
+            manager.markStored(snapshot)
         } catch {
             logger.error(
                 "cannot store the state (\(error)); serving what was restored, changes answer StorageFailed until \(store.directory) can be written",
@@ -178,7 +178,9 @@ final class Daemon {
 
     private func saveNow() -> String? {
         do {
-            try store.compact(manager.snapshot())
+            let snapshot = manager.snapshot()
+            try store.compact(snapshot)
+            manager.markStored(snapshot)
             return nil
         } catch {
             return "\(error)"

@@ -56,15 +56,10 @@ import TickerModel
     @Test func aFailedStoreRollsBackAndLosesNothing() throws {
         let clock = ManualClock(Self.base)
         let (manager, recorder) = makeManager(clock)
-        var stored: [StateSnapshot] = []
-        var diskFull = false
-        struct DiskFull: Error {}
-        manager.store = { snapshot in
-            if diskFull { throw DiskFull() }
-            stored.append(snapshot)
-        }
+        let store = MemoryStore()
+        manager.store = store
         let kept = try manager.post(channel: "main", text: "stored", request: MessageRequest())
-        diskFull = true
+        store.failing = true
         #expect(throws: TickerError.self) {
             try manager.post(channel: "main", text: "not stored", request: MessageRequest())
         }
@@ -73,9 +68,10 @@ import TickerModel
         #expect(manager.channels["main"]?.activeTexts == ["stored"])
         #expect(recorder.events.filter { if case .messageStarted = $0 { true } else { false } }.count == 1)
         // Space returns: posting works again and is stored.
-        diskFull = false
+        store.failing = false
         _ = try manager.post(channel: "main", text: "stored again", request: MessageRequest())
-        #expect(stored.last?.messages.map(\.text).sorted() == ["stored", "stored again"])
+        #expect(store.state.messages.values.map(\.text).sorted() == ["stored", "stored again"])
+        #expect(store.state.snapshot(journalSequence: 0).messages == manager.snapshot().messages)
     }
 
     @Test func snapshotRestoresTheSameFrames() throws {

@@ -51,10 +51,11 @@ import TickerModel
 
     @Test func everyStoredChangeIsReadBackFromSnapshotAndJournal() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one", "two", "three"])
         for (index, state) in states.enumerated() {
-            try store.save(state)
+            try saver.save(state)
             // Every stored change reads back at once, as a crash right after it would find it.
             let (read, notes) = try loaded(directory.path)
             #expect(read == comparable(state), "after change \(index)")
@@ -88,22 +89,24 @@ import TickerModel
 
     @Test func anUnchangedStateWritesNothing() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one"])
-        try store.save(states[0])
-        try store.save(states[1])
+        try saver.save(states[0])
+        try saver.save(states[1])
         let size = try fileSize(store.journalPath)
-        try store.save(states[1])
+        try saver.save(states[1])
         #expect(try fileSize(store.journalPath) == size)
     }
 
     @Test func anUnfinishedLastRecordIsLeftOut() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one", "two"])
-        for state in states.prefix(2) { try store.save(state) }
+        for state in states.prefix(2) { try saver.save(state) }
         let whole = try #require(try AtomicFile.read(store.journalPath))
-        try store.save(states[2])
+        try saver.save(states[2])
         let longer = try #require(try AtomicFile.read(store.journalPath))
         // A crash in the middle of writing the third change's record (never answered).
         for cut in [whole.count + 3, whole.count + 8, longer.count - 1] {
@@ -116,9 +119,10 @@ import TickerModel
 
     @Test func aDamagedRecordEndsTheReplay() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one", "two"])
-        for state in states.prefix(3) { try store.save(state) }
+        for state in states.prefix(3) { try saver.save(state) }
         var bytes = try #require(try AtomicFile.read(store.journalPath))
         bytes[bytes.count - 2] ^= 0x20
         try Data(bytes).write(to: URL(fileURLWithPath: store.journalPath))
@@ -129,9 +133,10 @@ import TickerModel
 
     @Test func recordsLeftFromACompactionThatStoppedHalfwayAreSkipped() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one", "two", "three"])
-        for state in states.prefix(4) { try store.save(state) }
+        for state in states.prefix(4) { try saver.save(state) }
         let journal = try #require(try AtomicFile.read(store.journalPath))
         try store.compact(states[4])
         #expect(try fileSize(store.journalPath) == 0)
@@ -139,8 +144,8 @@ import TickerModel
         try Data(journal).write(to: URL(fileURLWithPath: store.journalPath))
         #expect(try loaded(directory.path).0 == comparable(states[4]))
         // A new run appends after them, and its records are replayed.
-        let next = StateStore(directory: directory.path)
-        _ = try next.load(now: Self.base)
+        let next = SnapshotSaver(StateStore(directory: directory.path))
+        _ = try next.store.load(now: Self.base)
         try next.save(states[4])
         try next.save(states[5])
         #expect(try loaded(directory.path).0 == comparable(states[5]))
@@ -148,10 +153,11 @@ import TickerModel
 
     @Test func aFullJournalIsFoldedIntoTheSnapshot() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path, journalLimit: 1)
+        let saver = SnapshotSaver(StateStore(directory: directory.path, journalLimit: 1))
+        let store = saver.store
         let states = try snapshots((1...30).map { "message number \($0) with some words to fill the journal" })
         for state in states {
-            try store.save(state)
+            try saver.save(state)
             #expect(try loaded(directory.path).0 == comparable(state))
         }
         // The journal outgrew its limit (a few snapshots' worth) and was folded into the snapshot.
@@ -162,9 +168,10 @@ import TickerModel
 
     @Test func aCorruptSnapshotIsMovedAsideWithItsJournal() throws {
         let directory = try TemporaryDirectory()
-        let store = StateStore(directory: directory.path)
+        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let store = saver.store
         let states = try snapshots(["one"])
-        for state in states { try store.save(state) }
+        for state in states { try saver.save(state) }
         try "{\"version\": 1, \"chann".write(toFile: store.path, atomically: true, encoding: .utf8)
         guard case .corrupt = try StateStore(directory: directory.path).load(now: Self.base) else {
             Issue.record("a corrupt snapshot was read")

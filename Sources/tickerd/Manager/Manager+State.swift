@@ -4,16 +4,7 @@ import TickerModel
 extension Manager {
     /// The state to store.
     func snapshot() -> StateSnapshot {
-        let stored = channels.values.sorted { $0.name < $1.name }.map { channel in
-            StoredChannel(
-                name: channel.name, settings: StoredSettings(channel.settings), columns: channel.columns,
-                frameRate: channel.frameRate,
-                timeline: channel.timeline.fields.mapValues(StoredTimelineValue.init),
-                activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
-                configDigest: channel.configDigest,
-                counters: channel.effects.counters.counters.mapValues(StoredCounter.init),
-                effects: channel.effects.messages.mapValues(StoredEffect.init))
-        }
+        let stored = channels.values.sorted { $0.name < $1.name }.map(StoredChannel.init)
         let records = messages.values.sorted { $0.id < $1.id }
         return StateSnapshot(nextSerial: nextSerial, channels: stored, messages: records)
     }
@@ -72,5 +63,19 @@ extension Manager {
             counters.restore(name, counter)
         }
         channel.effects = EffectState(counters: counters, messages: (stored.effects ?? [:]).compactMapValues(\.effect))
+    }
+}
+
+extension StoredChannel {
+    /// The stored form of `channel`.
+    init(_ channel: ChannelState) {
+        self.init(
+            name: channel.name, settings: StoredSettings(channel.settings), columns: channel.columns,
+            frameRate: channel.frameRate,
+            timeline: channel.timeline.fields.mapValues(StoredTimelineValue.init),
+            activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
+            configDigest: channel.configDigest,
+            counters: channel.effects.counters.counters.mapValues(StoredCounter.init),
+            effects: channel.effects.messages.mapValues(StoredEffect.init))
     }
 }

@@ -6,9 +6,13 @@ import TickerModel
 /// Every change runs as a transaction: mutate, re-evaluate the schedule, store the state; only
 /// when the store succeeded are the events delivered to the observer. When the store fails the
 /// state is rolled back and the caller gets `StorageFailed`, so nothing is kept in memory only.
+///
+/// What is stored is what changed: the channel and message tables note the names and ids set
+/// since the last store, and only those go into the journal record (``StateChange``), so a
+/// change costs the same with 10 messages or 100,000 and no second copy of the state is kept.
 final class Manager {
     /// Channels by name.
-    var channels: [String: ChannelState] = [:]
+    var channels = ChannelTable()
     /// Messages by id (ids are unique across channels).
     var messages = MessageTable()
     /// Subscriptions by (subscriber, channel).
@@ -21,8 +25,9 @@ final class Manager {
     let windowRules: WindowRules
     /// Receives events and frames.
     weak var observer: (any ManagerObserver)?
-    /// Stores a snapshot durably; nil keeps state in memory only (tests of the model logic).
-    var store: ((StateSnapshot) throws -> Void)?
+    /// Stores a change durably (``StateStoring``); nil keeps state in memory only (tests of the
+    /// model logic).
+    var store: (any StateStoring)?
     /// The realtime clock, in µs since the epoch (injected so tests can move time).
     let clock: () -> Instant
 
@@ -30,8 +35,11 @@ final class Manager {
     var nextSerial: UInt64 = 1
     /// Events queued by the running transaction, delivered once it is stored.
     var pendingEvents: [ManagerEvent] = []
-    /// The state as last stored successfully (nil: not stored yet, or the last store failed).
-    var lastStored: StateSnapshot?
+    /// Each channel as last stored, to leave channels that were set but did not change out of
+    /// the journal (small: settings, timeline and the texts on each tape).
+    var storedChannels: [String: StoredChannel] = [:]
+    /// The next serial as last stored.
+    var storedSerial: UInt64 = 0
 
     /// A manager with the `main` channel, reading time from `clock`.
     init(limits: DaemonLimits = .standard, zones: any TimeZoneLookup, clock: @escaping () -> Instant) {
@@ -95,7 +103,7 @@ final class Manager {
         }
         evaluate(at: t)
         var failure: TickerError?
-        do { try persist(onlyIfChanged: true) } catch { failure = error }
+        do { try persist() } catch { failure = error }
         deliverEvents()
         pumpFrames(at: now)
         return failure
@@ -113,18 +121,61 @@ final class Manager {
         for event in events { observer.manager(self, didEmit: event) }
     }
 
-    /// Stores the state. A timer's tick passes `onlyIfChanged`: most wake-ups only send frames,
-    /// and building and comparing a snapshot 30 times a second would slow every frame.
-    private func persist(onlyIfChanged: Bool = false) throws(TickerError) {
-        guard let store else { return }
-        let state = snapshot()
-        if onlyIfChanged, state == lastStored { return }
+    /// Stores what changed since the last store (nothing is written when nothing did). On
+    /// failure the changes stay noted, so the next store (or the rollback) accounts for them.
+    private func persist() throws(TickerError) {
+        guard let store else {
+            markStored()
+            return
+        }
+        let change = unstoredChange()
+        guard !change.isEmpty(after: storedSerial) else {
+            markStored()
+            return
+        }
         do {
-            try store(state)
-            lastStored = state
+            try store.store(change, snapshot: snapshot)
         } catch {
             throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
         }
+        for channel in change.channels { storedChannels[channel.name] = channel }
+        for name in change.removedChannels { storedChannels[name] = nil }
+        markStored()
+    }
+
+    /// What changed since the last store: the channels set since then that differ from their
+    /// stored form, and every message added, changed or removed since then.
+    func unstoredChange() -> StateChange {
+        var change = StateChange(sequence: 0, nextSerial: nextSerial)
+        for name in channels.unstored.sorted() {
+            if let channel = channels[name] {
+                let stored = StoredChannel(channel)
+                if storedChannels[name] != stored { change.channels.append(stored) }
+            } else if storedChannels[name] != nil {
+                change.removedChannels.append(name)
+            }
+        }
+        for id in messages.unstored.sorted() {
+            if let record = messages[id] {
+                change.messages.append(record)
+            } else {
+                change.removedMessages.append(id)
+            }
+        }
+        return change
+    }
+
+    /// Notes the state as it is now as stored (after a store or a compaction succeeded).
+    func markStored() {
+        channels.markStored()
+        messages.markStored()
+        storedSerial = nextSerial
+    }
+
+    /// Notes `snapshot`, just written whole, as the stored state.
+    func markStored(_ snapshot: StateSnapshot) {
+        storedChannels = Dictionary(snapshot.channels.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+        markStored()
     }
 
     // MARK: Schedule evaluation

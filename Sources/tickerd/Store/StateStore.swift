@@ -7,7 +7,7 @@ import Foundation
 /// new snapshot (a compaction) when it has grown, at start and at exit. A snapshot that cannot be
 /// read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is taken, with its
 /// journal), never silently dropped.
-final class StateStore {
+final class StateStore: StateStoring {
     /// The state directory.
     let directory: String
     /// When the journal holds more than this many bytes (and more than `journalFactor` times the
@@ -34,8 +34,9 @@ final class StateStore {
     static let journalFactor = 4
 
     private let journal: JournalFile
-    /// What the files hold now; nil until a compaction has written both (the next store compacts).
-    private var stored: StoredState?
+    /// Whether the files hold the state as last stored, so a change can be appended; false until
+    /// a compaction has written both (the next store compacts).
+    private var isCurrent = false
     /// The sequence of the last journal record written (or held by the snapshot).
     private var sequence: UInt64 = 0
     /// The size of the last snapshot written.
@@ -110,20 +111,21 @@ final class StateStore {
         return .loaded(state.snapshot(journalSequence: last), notes: notes)
     }
 
-    /// Stores `snapshot` durably: a journal record of what changed since the last store (nothing
-    /// is written when nothing changed), or a compaction when the journal is full or not open.
-    func save(_ snapshot: StateSnapshot) throws {
-        guard let current = stored, journal.isOpen,
-            journal.size < max(journalLimit, Self.journalFactor * snapshotSize)
-        else { return try compact(snapshot) }
-        let change = current.change(to: snapshot, sequence: sequence + 1)
-        if current.isUnchanged(by: change) { return }
-        let payload = try StreamingJSONEncoder().encode(change)
+    /// Stores `change` durably as the next journal record, or the whole state (a compaction of
+    /// `snapshot()`) when the journal is full or not open.
+    ///
+    /// A record that would take the journal past its limit (a reload that changed thousands of
+    /// messages, or simply the journal's growth) is not written: the compaction holds it.
+    func store(_ change: StateChange, snapshot: () -> StateSnapshot) throws {
+        guard isCurrent, journal.isOpen else { return try compact(snapshot()) }
+        var record = change
+        record.sequence = sequence + 1
+        let payload = try StreamingJSONEncoder().encode(record)
+        guard journal.size + payload.count <= max(journalLimit, Self.journalFactor * snapshotSize) else {
+            return try compact(snapshot())
+        }
         try journal.append(payload)
         sequence += 1
-        var next = current
-        next.apply(change)
-        stored = next
     }
 
     /// Writes `snapshot` as the new state file and empties the journal (at start, at exit and when
@@ -132,12 +134,12 @@ final class StateStore {
         var complete = snapshot
         complete.journalSequence = sequence
         let data = try encoder.encode(complete)
-        stored = nil
+        isCurrent = false
         // Open (create) the journal first: the snapshot's folder sync then makes its entry durable too.
         try journal.open()
         try AtomicFile.write([UInt8](data), to: path)
         snapshotSize = data.count
-        stored = StoredState(snapshot)
+        isCurrent = true
         // The journal's records are all in the snapshot now, which is what counts: should emptying
         // the journal fail, its records are skipped on load (their sequence is not above the
         // snapshot's) and the next store compacts again instead of appending.
