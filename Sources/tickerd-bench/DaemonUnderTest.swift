@@ -40,6 +40,9 @@ final class DaemonUnderTest {
             binary: binary, bus: bus, directory: directory, notify: notify, readyTimeout: readyTimeout)
     }
 
+    /// Its state folder (`--state-dir`).
+    var stateDirectory: String { directory.file("state") }
+
     /// Its process counters.
     var statistics: ProcessStatistics { ProcessStatistics(pid: process.pid) }
 

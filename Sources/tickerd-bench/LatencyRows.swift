@@ -1,26 +1,33 @@
 import Foundation
 
-/// The latency scenario's two table rows.
+/// The latency scenario's rows: the two Post latencies and the floor they stand on.
 enum LatencyRows {
-    /// Runs ``PostLatency`` against `address` and turns the samples into rows.
-    static func run(address: String, posts: Int) throws -> [ResultRow] {
+    /// Runs ``PostLatency`` against `daemon` and turns the samples into rows.
+    static func run(daemon: DaemonUnderTest, posts: Int) throws -> [ResultRow] {
         // The client runs its loop on a thread of its own.
         let slot = ResultSlot<PostLatency.Samples>()
         let done = DispatchSemaphore(value: 0)
+        let probePath = daemon.stateDirectory + ".latency-probe"
+        let address = daemon.bus.address
         let thread = Thread {
-            slot.set(Result { try PostLatency(address: address, posts: posts).run() })
+            slot.set(Result { try PostLatency(address: address, posts: posts, probePath: probePath).run() })
             done.signal()
         }
         thread.start()
         done.wait()
         let samples = try slot.get()
+        let floor = (Percentiles(samples.ping).median + Percentiles(samples.durableWrite).median) * 1000
+        let floorNote = String(format: "floor (Ping + durable write, p50s) %.2f ms", floor)
         return [
-            row("Post → MessageStarted seen by a client", samples.messageStarted, posts),
-            row("Post → PropertiesChanged(Messages) seen by a client", samples.messagesChanged, posts),
+            row("Post → MessageStarted seen by a client", samples.messageStarted, posts, note: floorNote),
+            row("Post → PropertiesChanged(Messages) seen by a client", samples.messagesChanged, posts, note: floorNote),
+            floorRow("floor: Peer.Ping round trip to tickerd (same client, same bus)", samples.ping, posts),
+            floorRow(
+                "floor: append \(PostLatency.probeRecordSize) B + fdatasync beside the state folder", samples.durableWrite, posts),
         ]
     }
 
-    private static func row(_ figure: String, _ values: [Double], _ posts: Int) -> ResultRow {
+    private static func row(_ figure: String, _ values: [Double], _ posts: Int, note floorNote: String) -> ResultRow {
         let stats = Percentiles(values)
         let p50 = stats.median * 1000
         let p99 = stats.percentile(99) * 1000
@@ -29,6 +36,17 @@ enum LatencyRows {
             value: String(format: "p50 %.2f ms", p50),
             spread: String(format: "p99 %.2f ms, min %.2f, max %.2f ms, %d posts", p99, stats.minimum * 1000, stats.maximum * 1000, posts),
             budget: "p50 ≤ 0.5 ms, p99 ≤ 2 ms", met: p50 <= 0.5 && p99 <= 2,
-            note: "each Post is stored (one fdatasync) before it returns")
+            note: "each Post is stored (one fdatasync) before it returns; " + floorNote)
+    }
+
+    /// A row without a budget: what the machine itself costs.
+    private static func floorRow(_ figure: String, _ values: [Double], _ count: Int) -> ResultRow {
+        let stats = Percentiles(values)
+        return ResultRow(
+            figure: figure,
+            value: String(format: "p50 %.2f ms", stats.median * 1000),
+            spread: String(format: "p99 %.2f ms, min %.2f, max %.2f ms, %d samples", stats.percentile(99) * 1000,
+                           stats.minimum * 1000, stats.maximum * 1000, count),
+            budget: "—", met: nil, note: "measured between the posts, in the same conditions")
     }
 }

@@ -4,6 +4,11 @@ import Foundation
 /// Post → MessageStarted and Post → PropertiesChanged(Messages) as one client on the bus sees
 /// them: the client times each `Post` from the call to the arrival of each signal naming the new
 /// message's id, then removes the message (untimed) so every post meets the same tape.
+///
+/// Beside each post it times the two things no daemon can avoid, in the same conditions: a
+/// `Peer.Ping` round trip to tickerd (the bus hops a Post's answer takes) and the append of a
+/// record of a Post's size plus `fdatasync` in the state folder's file system (the durable write).
+/// Their sum is the floor of a durable Post on this machine.
 struct PostLatency {
     /// Latencies of the timed posts, in seconds.
     struct Samples {
@@ -11,12 +16,21 @@ struct PostLatency {
         var messageStarted: [Double] = []
         /// Post → PropertiesChanged of the channel whose `Messages` holds the id.
         var messagesChanged: [Double] = []
+        /// Peer.Ping round trips to tickerd.
+        var ping: [Double] = []
+        /// Append of `probeRecordSize` bytes + fdatasync beside the state folder.
+        var durableWrite: [Double] = []
     }
+
+    /// The bytes appended per durable-write probe: about a Post's journal record.
+    static let probeRecordSize = 1024
 
     /// The bus address.
     let address: String
     /// Timed posts (a few untimed ones go first).
     let posts: Int
+    /// Where the durable-write probe appends (a file beside the daemon's state, same file system).
+    let probePath: String
 
     /// Runs the posts on an event loop of the calling thread.
     func run() throws -> Samples {
@@ -45,6 +59,13 @@ struct PostLatency {
             startedMatch.cancel()
             changedMatch.cancel()
         }
+        let probe = open(probePath, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+        guard probe >= 0 else { throw BenchError("cannot create \(probePath): errno \(errno)") }
+        defer {
+            close(probe)
+            unlink(probePath)
+        }
+        let record = [UInt8](repeating: UInt8(ascii: "x"), count: Self.probeRecordSize)
         var samples = Samples()
         let warmUp = min(5, posts)
         for index in 0..<(warmUp + posts) {
@@ -57,6 +78,17 @@ struct PostLatency {
                 destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
                 interface: DaemonUnderTest.controlInterface, member: "Remove", arguments: [.string(state.id)],
                 timeout: .seconds(10))
+            let pinged = ContinuousClock.now
+            _ = try connection.callBlocking(
+                destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
+                interface: "org.freedesktop.DBus.Peer", member: "Ping", arguments: [], timeout: .seconds(10))
+            let written = ContinuousClock.now
+            let wrote = record.withUnsafeBytes { write(probe, $0.baseAddress, $0.count) }
+            guard wrote == record.count, fdatasync(probe) == 0 else { throw BenchError("probe write failed: errno \(errno)") }
+            if index >= warmUp {
+                samples.ping.append((written - pinged).seconds)
+                samples.durableWrite.append((ContinuousClock.now - written).seconds)
+            }
         }
         return samples
     }

@@ -40,7 +40,7 @@ func runScenarios(_ settings: BenchSettings, bus: PrivateBus, daemon: DaemonUnde
     step("CPU with 10 subscribers (\(settings.loadWindow) s)")
     rows.append(try SubscriberCPU(daemon: daemon, window: settings.loadWindow).run())
     step("Post latency (\(settings.posts) posts)")
-    rows.append(contentsOf: try LatencyRows.run(address: bus.address, posts: settings.posts))
+    rows.append(contentsOf: try LatencyRows.run(daemon: daemon, posts: settings.posts))
     step("Frame throughput (\(settings.frameClients) subscribers, \(settings.loadWindow) s)")
     rows.append(try FrameThroughput(
         daemon: daemon, clients: settings.frameClients, fps: settings.frameRate, window: settings.loadWindow).run())
