@@ -2,6 +2,7 @@ import DBus
 import Foundation
 import TestSupport
 import Testing
+@testable import tickerd
 
 /// Whether this machine lets a test mount a tmpfs in a private mount namespace.
 enum PrivateMounts {
@@ -117,13 +118,13 @@ struct DaemonStorageFaultTests {
         return total
     }
 
-    /// Whether the file at `path` ends more than 3 kB before the end of its last 4 kB page (which
-    /// a tmpfs has allocated whole: appends there need no more space).
-    static func lastPageHasRoom(_ path: String) -> Bool {
+    /// Whether the journal at `path` has room for another ~2.5 kB record in the zeros written
+    /// ahead of its records (a record there needs no more space).
+    static func hasRoomAheadOfItsRecords(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0 else { return false }
-        let used = Int(status.st_size) % 4096
-        return used > 0 && used < 1024
+        let room = Int(status.st_size) - JournalFile.recordsEnd(atPath: path)
+        return room >= 2500 && room < JournalFile.growthStep
     }
 
     /// What the answers promised, checked as a user sees it: every answered text is listed (and
@@ -162,7 +163,7 @@ struct DaemonStorageFaultTests {
         try fixture.daemon.start()
     }
 
-    /// A full disk: Posts are answered until the journal's last page is used up, then refused by
+    /// A full disk: Posts are answered until the zeros written ahead of the journal's records are used up, then refused by
     /// name; refused ones leave nothing anywhere, answered ones (and a Configure, whichever way it
     /// was answered) survive a kill -9, a Post answered after a refusal is replayed from the same
     /// journal (the refused append was cut back to whole records), and a daemon restarted on a
@@ -176,20 +177,21 @@ struct DaemonStorageFaultTests {
         var refused: [String] = []
         var columns = 80
         #expect(Self.post(client, stored[0]) == nil)
-        // Short Posts to another channel until the journal's last page has room for at least one
-        // more record (~2.5 kB), so the fill leaves a Post that is stored on a "full" disk.
+        // Short Posts to another channel until the zeros ahead of the journal's records have room
+        // for at least one more record (~2.5 kB), so a Post is still stored on a "full" disk.
         let journal = mount.inside(fixture.daemon.stateDirectory) + "/state.journal"
-        for index in 0..<20 where !Self.lastPageHasRoom(journal) {
+        for index in 0..<20 where !Self.hasRoomAheadOfItsRecords(journal) {
             let pad = "[pad \(index)]"
             #expect(Self.post(client, pad, channel: "pad") == nil)
             stored.append(pad)
         }
-        #expect(Self.lastPageHasRoom(journal))
+        #expect(Self.hasRoomAheadOfItsRecords(journal))
 
         #expect(Self.fill(filler) > 100_000)
         let answeredBeforeFill = stored.count
-        // At most 40 Posts of ~300 characters: far more than the journal's last page holds.
-        for index in 0..<40 {
+        // At most 100 Posts of ~300 characters: far more than the zeros ahead of the records hold
+        // (each record holds `main` with every text on its tape, so they grow as they go).
+        for index in 0..<100 {
             let text = Self.text("main full \(index)")
             let answer = Self.post(client, text)
             if answer == nil { stored.append(text); continue }
@@ -198,9 +200,9 @@ struct DaemonStorageFaultTests {
             break
         }
         let answeredWhenFull = stored.count - answeredBeforeFill
-        #expect(answeredWhenFull >= 1, "no Post fitted in the journal's last page")
+        #expect(answeredWhenFull >= 1, "no Post fitted in the zeros ahead of the journal's records")
         #expect(refused.count == 1, "no Post was refused on a full disk (\(answeredWhenFull) answered after the fill)")
-        print("full disk: \(answeredWhenFull) Posts answered after the fill (in the journal's last page), then refused")
+        print("full disk: \(answeredWhenFull) Posts answered after the fill (in the zeros written ahead), then refused")
         // Whatever still fits is stored, the rest refused; both answers must hold.
         let fresh = Self.text("brandnew full")
         switch Self.post(client, fresh, channel: "brandnew") {

@@ -113,7 +113,7 @@ import TickerModel
                 _ = try manager.post(channel: "later", text: "scheduled for later \(index)", request: later)
             }
             let before = try journalRecords(store).count
-            let size = try Int(FileManager.default.attributesOfItem(atPath: store.journalPath)[.size] as? Int ?? -1)
+            let size = JournalFile.recordsEnd(atPath: store.journalPath)
             var request = MessageRequest()
             request.id = "the-new-one"
             _ = try manager.post(channel: "main", text: "shown now", request: request)
@@ -123,7 +123,7 @@ import TickerModel
             #expect(last.messages.map(\.id) == ["the-new-one"])
             #expect(last.channels.map(\.name) == ["main"])
             #expect(last.removedMessages.isEmpty && last.removedChannels.isEmpty)
-            sizes.append(try Int(FileManager.default.attributesOfItem(atPath: store.journalPath)[.size] as? Int ?? -1) - size)
+            sizes.append(JournalFile.recordsEnd(atPath: store.journalPath) - size)
         }
         // Equal but for the digits of the record's sequence and the next serial (11 vs 401).
         #expect(abs(sizes[0] - sizes[1]) <= 4, "the record of one Post grew with the messages stored: \(sizes)")
@@ -134,7 +134,8 @@ import TickerModel
         let clock = ManualClock(Self.base)
         let (manager, store) = try makeManager(clock, directory: directory.path)
         _ = try manager.post(channel: "main", text: "a long message that keeps scrolling by", request: MessageRequest())
-        let size = try #require(try AtomicFile.read(store.journalPath)).count
+        let size = JournalFile.recordsEnd(atPath: store.journalPath)
+        #expect(size > 0)
         for _ in 0..<20 {
             clock.now += 250_000
             manager.tick()
@@ -142,15 +143,15 @@ import TickerModel
         var same = ChannelConfigureRequest()
         same.columns = ChannelState.defaultColumns
         try manager.configure(channel: "main", request: same)
-        #expect(try #require(try AtomicFile.read(store.journalPath)).count == size)
+        #expect(JournalFile.recordsEnd(atPath: store.journalPath) == size)
         // A message whose window ends is a change, and is stored.
         var short = MessageRequest()
         short.ttl = 1_000_000
         _ = try manager.post(channel: "main", text: "brief", request: short)
-        let afterPost = try #require(try AtomicFile.read(store.journalPath)).count
+        let afterPost = JournalFile.recordsEnd(atPath: store.journalPath)
         clock.now += 2_000_000
         manager.tick()
-        #expect(try #require(try AtomicFile.read(store.journalPath)).count > afterPost)
+        #expect(JournalFile.recordsEnd(atPath: store.journalPath) > afterPost)
         let readBackEqual = try readBack(directory.path) == manager.snapshot()
         #expect(readBackEqual, "the stored state differs from the manager's")
     }

@@ -59,3 +59,15 @@ final class MemoryStore: StateStoring {
         state.apply(change)
     }
 }
+
+extension JournalFile {
+    /// Where the whole records of `bytes` end (the zeros written ahead of them follow).
+    static func recordsEnd(in bytes: [UInt8]) -> Int {
+        records(in: bytes).payloads.reduce(0) { $0 + 8 + $1.count }
+    }
+
+    /// Where the whole records of the journal at `path` end (0 when it cannot be read).
+    static func recordsEnd(atPath path: String) -> Int {
+        recordsEnd(in: (try? AtomicFile.read(path)) ?? nil ?? [])
+    }
+}

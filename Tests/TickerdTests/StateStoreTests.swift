@@ -105,15 +105,24 @@ import TickerModel
         let store = saver.store
         let states = try snapshots(["one", "two"])
         for state in states.prefix(2) { try saver.save(state) }
-        let whole = try #require(try AtomicFile.read(store.journalPath))
+        let whole = JournalFile.recordsEnd(atPath: store.journalPath)
         try saver.save(states[2])
         let longer = try #require(try AtomicFile.read(store.journalPath))
-        // A crash in the middle of writing the third change's record (never answered).
-        for cut in [whole.count + 3, whole.count + 8, longer.count - 1] {
+        let end = JournalFile.recordsEnd(in: longer)
+        #expect(end > whole)
+        // A crash in the middle of writing the third change's record (never answered): the file
+        // cut there, or the record's tail still zeros as written ahead.
+        for cut in [whole + 3, whole + 8, end - 1] {
             try Data(longer[..<cut]).write(to: URL(fileURLWithPath: store.journalPath))
             let (read, notes) = try loaded(directory.path)
             #expect(read == comparable(states[1]), "cut at \(cut)")
             #expect(notes.count == 1)
+            var zeroed = longer
+            for index in cut..<end { zeroed[index] = 0 }
+            try Data(zeroed).write(to: URL(fileURLWithPath: store.journalPath))
+            let (readZeroed, notesZeroed) = try loaded(directory.path)
+            #expect(readZeroed == comparable(states[1]), "zeros from \(cut)")
+            #expect(notesZeroed.count == 1)
         }
     }
 
@@ -124,7 +133,7 @@ import TickerModel
         let states = try snapshots(["one", "two"])
         for state in states.prefix(3) { try saver.save(state) }
         var bytes = try #require(try AtomicFile.read(store.journalPath))
-        bytes[bytes.count - 2] ^= 0x20
+        bytes[JournalFile.recordsEnd(in: bytes) - 2] ^= 0x20
         try Data(bytes).write(to: URL(fileURLWithPath: store.journalPath))
         let (read, notes) = try loaded(directory.path)
         #expect(read == comparable(states[1]))
@@ -163,7 +172,31 @@ import TickerModel
         // The journal outgrew its limit (a few snapshots' worth) and was folded into the snapshot.
         let snapshot = try JSONDecoder().decode(StateSnapshot.self, from: Data(contentsOf: URL(fileURLWithPath: store.path)))
         #expect((snapshot.journalSequence ?? 0) > 0)
-        #expect(try fileSize(store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
+        #expect(try JournalFile.recordsEnd(atPath: store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
+    }
+
+    @Test func recordsAppendedIntoTheZerosWrittenAheadReadBackAcrossEveryStep() throws {
+        let directory = try TemporaryDirectory()
+        let journal = JournalFile(path: directory.file("journal"))
+        try journal.open()
+        var random = SeededRandom(seed: 9)
+        var written: [[UInt8]] = []
+        var steps = Set<Int>()
+        // ~200 kB of records of 1 to 2000 bytes: across three growth steps.
+        while written.reduce(0, { $0 + $1.count + 8 }) < 3 * JournalFile.growthStep + 5000 {
+            let payload = (0..<Int(random.next() % 2000 + 1)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            try journal.append(payload)
+            written.append(payload)
+            let bytes = try #require(try AtomicFile.read(journal.path))
+            let (payloads, unread) = JournalFile.records(in: bytes)
+            #expect(payloads.map(Array.init) == written)
+            #expect(unread == 0)
+            #expect(bytes.count % JournalFile.growthStep == 0 && bytes.count > journal.size, "\(bytes.count)")
+            steps.insert(bytes.count)
+        }
+        #expect(steps.count == 4)
+        try journal.truncate()
+        #expect(try AtomicFile.read(journal.path)?.count == 0)
     }
 
     @Test func aCorruptSnapshotIsMovedAsideWithItsJournal() throws {
