@@ -101,6 +101,55 @@ import TickerModel
         }
     }
 
+    /// What a user can observe of the manager at `t`: its state, each channel's frame, and when
+    /// its schedule next changes (queried on a copy, so the manager itself is not advanced).
+    func observable(_ manager: Manager, at t: Instant) -> (StateSnapshot, [String], Instant?) {
+        var schedule = manager.schedule
+        let frames = manager.channels.keys.sorted().map { name in
+            (try? manager.render(channel: name, columns: 23, at: t).text) ?? "?"
+        }
+        return (manager.snapshot(), frames, schedule.nextBoundary(after: t))
+    }
+
+    @Test(arguments: [UInt64(4), 5, 6])
+    func aRefusedChangeLeavesEverythingAsItWas(seed: UInt64) throws {
+        let clock = ManualClock(Self.base)
+        let manager = Manager(zones: ZoneTable(), clock: { clock.now })
+        let store = MemoryStore()
+        manager.store = store
+        var random = SeededRandom(seed: seed)
+        var ids: [String] = []
+        var refused = 0
+        for step in 0..<200 {
+            let failing = random.next() % 3 == 0
+            store.failing = failing
+            let isTick = random.next() % 9 == 8
+            let before = observable(manager, at: clock.now)
+            let changesBefore = store.changes.count
+            if isTick {
+                clock.now += Int64(random.next() % 7_000_000)
+                manager.tick()
+                continue
+            }
+            let time = clock.now
+            randomOperation(manager, clock, ids: &ids, random: &random)
+            // A wake-up whose store failed keeps its change (time cannot be rolled back).
+            guard failing, store.changes.count == changesBefore, clock.now == time else { continue }
+            // Nothing was stored: whatever the operation did is undone (or it changed nothing).
+            let after = observable(manager, at: clock.now)
+            let same = before.0 == after.0 && before.1 == after.1 && before.2 == after.2
+            #expect(same, "seed \(seed), step \(step): a refused change left something behind: state \(before.0 == after.0), frames \(before.1) → \(after.1)")
+            if !same { return }
+            refused += 1
+        }
+        #expect(refused > 20, "only \(refused) refused changes were checked")
+        // What was stored is what the manager holds once storing works again.
+        store.failing = false
+        clock.now += 1
+        _ = try manager.post(channel: "main", text: "after the failures", request: MessageRequest())
+        #expect(store.state.snapshot(journalSequence: 0).messages == manager.snapshot().messages)
+    }
+
     @Test func aPostIsRecordedAloneHoweverManyMessagesAreStored() throws {
         var sizes: [Int] = []
         for stored in [10, 400] {

@@ -53,9 +53,11 @@ public struct Schedule: Sendable {
         for entry in entries { insert(entry) }
     }
 
-    /// Makes room for `capacity` entries at once.
+    /// Makes room for `capacity` entries at once, and an eighth more slots for entries added later
+    /// (the first insert into a full slot array would double it, copying every slot); slot capacity
+    /// never written stays unmapped.
     public mutating func reserveCapacity(_ capacity: Int) {
-        slots.reserveCapacity(capacity)
+        slots.reserveCapacity(capacity + capacity / 8)
         slotOfID.reserveCapacity(capacity)
     }
 
@@ -77,6 +79,11 @@ public struct Schedule: Sendable {
         } else {
             update(slot: slot, entry: entry, state: entry.state(at: evaluatedAt))
         }
+    }
+
+    /// The entry with `id`, if the schedule holds one.
+    public func entry(id: String) -> ScheduleEntry? {
+        slotOfID[id].flatMap { slots[$0]?.entry }
     }
 
     /// Removes the entry with `id`, returning it.

@@ -14,7 +14,7 @@ extension Manager {
             let window = try windowRules.window(for: request, postedAt: postedAt)
             if let old = messages[id] { endMessage(old, reason: .replaced) }
             try ensureChannel(name)
-            let count = messages.values.reduce(0) { $0 + ($1.channel == name ? 1 : 0) }
+            let count = messages.count(inChannel: name)
             guard count < limits.model.messagesPerChannel else {
                 throw .limitExceeded(
                     "channel '\(name)' already holds \(count) messages, the most it may (limit messagesPerChannel)")
@@ -165,15 +165,22 @@ extension Manager {
             emit(.messageEnded(channel: record.channel, id: record.id, reason: reason))
             endedExplicitly.insert(record.id)
         }
-        messages[record.id] = nil
-        _ = schedule.remove(id: record.id)
+        dropMessage(record.id)
     }
 
     /// Adds or replaces `record` in the messages and the schedule.
     func insert(_ record: MessageRecord) throws(TickerError) {
         let entry = try scheduleEntry(for: record)
+        noteUndo(record.id)
         messages[record.id] = record
         schedule.insert(entry)
+    }
+
+    /// Removes message `id` from the messages and the schedule (nothing when there is none).
+    func dropMessage(_ id: String) {
+        noteUndo(id)
+        messages[id] = nil
+        schedule.remove(id: id)
     }
 
     /// The schedule entry of `record` (its calendar parsed with the host's zones).

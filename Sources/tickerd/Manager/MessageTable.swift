@@ -13,6 +13,8 @@ struct MessageTable: Sendable {
     private var positions: [String: Int32] = [:]
     /// Ids added, changed or removed since the last ``markStored()``.
     private(set) var unstored: Set<String> = []
+    /// How many messages each channel holds (the per-channel limit is checked at every Post).
+    private var countByChannel: [String: Int] = [:]
 
     /// An empty table.
     init() {}
@@ -38,16 +40,23 @@ struct MessageTable: Sendable {
         set {
             if let record = newValue {
                 if let position = positions[id] {
-                    guard records[Int(position)] != record else { return }
+                    let old = records[Int(position)]
+                    guard old != record else { return }
                     records[Int(position)] = record
                     unstored.insert(id)
+                    if old.channel != record.channel {
+                        countByChannel[old.channel, default: 1] -= 1
+                        countByChannel[record.channel, default: 0] += 1
+                    }
                 } else {
                     unstored.insert(id)
+                    countByChannel[record.channel, default: 0] += 1
                     positions[id] = Int32(records.count)
                     records.append(record)
                 }
             } else if let position = positions.removeValue(forKey: id) {
                 unstored.insert(id)
+                countByChannel[records[Int(position)].channel, default: 1] -= 1
                 let last = records.removeLast()
                 if Int(position) < records.count {
                     records[Int(position)] = last
@@ -57,14 +66,27 @@ struct MessageTable: Sendable {
         }
     }
 
+    /// How many messages `channel` holds.
+    func count(inChannel channel: String) -> Int {
+        countByChannel[channel] ?? 0
+    }
+
     /// Forgets which ids changed: the state as it is now is stored.
     mutating func markStored() {
         unstored.removeAll()
     }
 
-    /// Makes room for `capacity` messages at once (a configuration file with many of them).
+    /// Puts back the ids noted as changed before a transaction that was rolled back.
+    mutating func restoreUnstored(_ ids: Set<String>) {
+        unstored = ids
+    }
+
+    /// Makes room for `capacity` messages at once (a configuration file with many of them), and
+    /// an eighth more in the array for Posts: the first Post after a full array would double it (a
+    /// copy of every record, +12 MB resident at 100k). Array capacity never written stays unmapped;
+    /// the index is not padded (its buckets are all touched, and it keeps ¼ free anyway).
     mutating func reserveCapacity(_ capacity: Int) {
-        records.reserveCapacity(capacity)
+        records.reserveCapacity(capacity + capacity / 8)
         positions.reserveCapacity(capacity)
     }
 }
