@@ -82,9 +82,63 @@ import TickerModel
         let snapshot = manager.snapshot()
         let change = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
             .change(to: snapshot, sequence: 7)
-        let bytes = try StreamingJSONEncoder().encode(change)
+        let bytes = try change.journalJSON()
         #expect(try JSONDecoder().decode(StateChange.self, from: Data(bytes)) == change)
-        #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is [String: Any])
+        // The same JSON as the synthesized conformances write (Foundation's encoder), member by member.
+        let written = try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
+        let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(change)) as? NSDictionary
+        #expect(written != nil && written == reference)
+    }
+
+    @Test func everyKindOfRecordIsWrittenAsTheSynthesizedConformanceWritesIt() throws {
+        var now = Self.base
+        let manager = Manager(zones: ZoneTable(), clock: { now })
+        var previous = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
+        var random = SeededRandom(seed: 11)
+        var checked = 0
+        for step in 0..<120 {
+            var request = MessageRequest()
+            switch random.next() % 6 {
+            case 0: request.ttl = Int64(random.next() % 9 + 1) * 1_000_000
+            case 1: request.start = now + Int64(random.next() % 5) * 1_000_000
+            case 2: request.end = now + Int64(random.next() % 50 + 1) * 1_000_000
+            case 3: (request.calendar, request.duration) = ("*-*-* 21:00:00", 3_600_000_000)
+            default: break
+            }
+            request.priority = Int32(random.next() % 7) - 3
+            request.urgent = random.next() % 4 == 0
+            if random.next() % 3 == 0 { (request.effect, request.reveal) = (.reveal, 1_500_000) }
+            let channel = ["main", "side"][Int(random.next() % 2)]
+            let text = random.next() % 4 == 0 ? "dots \"\\ \u{1}…..." : "message \(step) ünï 🚀"
+            if random.next() % 5 == 0 { request.effect = .dots }
+            _ = try? manager.post(channel: channel, text: request.effect == .dots ? "wait..." : text, request: request)
+            if random.next() % 4 == 0 {
+                var configure = ChannelConfigureRequest()
+                configure.gap = random.next() % 2 == 0 ? "  " : nil
+                configure.cycle = random.next() % 2 == 0 ? 7_000_000 : nil
+                configure.delay = 250_000
+                try? manager.configure(channel: channel, request: configure)
+            }
+            if random.next() % 4 == 0 {
+                try? manager.setValue(
+                    channel: channel, name: "n\(step % 3)", value: Double(random.next() % 1000) / 8,
+                    options: CounterOptions(duration: 1_000_000, prefix: "€ "))
+            }
+            now += Int64(random.next() % 3_000_000)
+            manager.tick()
+            let snapshot = manager.snapshot()
+            let change = previous.change(to: snapshot, sequence: UInt64(step))
+            previous = StoredState(snapshot)
+            let bytes = try change.journalJSON()
+            let written = try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
+            let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(change)) as? NSDictionary
+            let same = written != nil && written == reference
+            #expect(same, "step \(step): \(String(decoding: bytes, as: UTF8.self))")
+            if !same { return }
+            #expect(try JSONDecoder().decode(StateChange.self, from: Data(bytes)) == change)
+            checked += change.messages.count + change.channels.count
+        }
+        #expect(checked > 100)
     }
 
     @Test func anUnchangedStateWritesNothing() throws {

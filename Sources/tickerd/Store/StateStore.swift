@@ -2,7 +2,7 @@ import Foundation
 
 /// Keeps the state durable in the state directory: a snapshot (`state.json`, replaced atomically:
 /// temporary file, fsync, rename, folder fsync) and a journal of the changes since it
-/// (`state.journal`, one record and one flush per change: an `O_DSYNC` write). A change is durable once its
+/// (`state.journal`, one record per change, written `O_DSYNC`). A change is durable once its
 /// record is, so storing a change costs one flush instead of two; the journal is folded into a
 /// new snapshot (a compaction) when it has grown, at start and at exit. A snapshot that cannot be
 /// read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is taken, with its
@@ -120,7 +120,7 @@ final class StateStore: StateStoring {
         guard isCurrent, journal.isOpen else { return try compact(snapshot()) }
         var record = change
         record.sequence = sequence + 1
-        let payload = try StreamingJSONEncoder().encode(record)
+        let payload = try record.journalJSON()
         guard journal.size + payload.count <= max(journalLimit, Self.journalFactor * snapshotSize) else {
             return try compact(snapshot())
         }

@@ -1,0 +1,75 @@
+/// Writes the state journal's JSON as bytes, value by value: no tree of boxed values, no key
+/// sorting, no `Data`, no generic `Encoder` machinery. The records' types write themselves
+/// through it (`StateChange+JSON.swift`, `StoredTimelineValue+JSON.swift`) in the form their
+/// synthesized `Codable` conformances read back. (Foundation's `JSONEncoder` spent ~600k
+/// instructions on one Post's record; a generic streaming `Encoder` ~170k; docs/benchmarks.md.)
+final class JSONStreamWriter {
+    /// The JSON written so far.
+    private(set) var bytes: [UInt8] = []
+
+    /// An empty writer.
+    init() {
+        // A Post's record is 1–2 KB; room for it at once (no copies while it grows).
+        bytes.reserveCapacity(4096)
+    }
+
+    /// Writes `text` as a JSON string: runs of plain bytes are copied at once; quotes, backslashes
+    /// and control characters are escaped.
+    func writeString(_ text: String) {
+        // One access to `bytes` for the whole string (not one exclusivity check per append).
+        Self.appendEscaped(text, to: &bytes)
+    }
+
+    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(byte)
+                default:
+                    bytes.append(contentsOf: unicodeEscape(byte))
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// `\u00XX` for a control character.
+    private static func unicodeEscape(_ byte: UInt8) -> [UInt8] {
+        let hex = Array("0123456789abcdef".utf8)
+        return Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+    }
+
+    /// Writes a finite number (JSON has no infinities or NaN).
+    func writeDouble(_ number: Double) throws {
+        guard number.isFinite else {
+            throw EncodingError.invalidValue(
+                number, EncodingError.Context(codingPath: [], debugDescription: "\(number) is not a JSON number"))
+        }
+        writeRaw(number.description)
+    }
+
+    /// Writes an integer.
+    func writeInteger<T: BinaryInteger>(_ number: T) {
+        writeRaw(number.description)
+    }
+
+    /// Writes `text` as it is (a literal or a number).
+    func writeRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Writes `raw` as it is.
+    func writeBytes(_ raw: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: raw)
+    }
+}

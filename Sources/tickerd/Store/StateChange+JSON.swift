@@ -1,0 +1,197 @@
+import TickerModel
+
+/// A journal record written straight to JSON, as the synthesized `Codable` conformances write it
+/// (`JSONDecoder` reads it back; `nil` optionals are left out, enums with values are
+/// `{"case":{"label":value}}`). The generic `Codable` path spent ~50 µs of a Post's ~0.2 ms of
+/// work on this record (docs/benchmarks.md); `StateChangeJSONTests` checks both write the same
+/// JSON.
+extension StateChange {
+    /// This record as the JSON of a journal record's payload.
+    func journalJSON() throws -> [UInt8] {
+        let writer = JSONStreamWriter()
+        try writeJSON(to: writer)
+        return writer.bytes
+    }
+
+    /// Writes this record as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("sequence"); writer.writeInteger(sequence)
+        object.key("nextSerial"); writer.writeInteger(nextSerial)
+        object.key("channels"); try writer.writeArray(channels) { try $0.writeJSON(to: writer) }
+        object.key("removedChannels"); writer.writeArray(removedChannels) { writer.writeString($0) }
+        object.key("messages"); try writer.writeArray(messages) { try $0.writeJSON(to: writer) }
+        object.key("removedMessages"); writer.writeArray(removedMessages) { writer.writeString($0) }
+        object.end()
+    }
+}
+
+extension StoredChannel {
+    /// Writes this channel as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("name"); writer.writeString(name)
+        object.key("settings"); try settings.writeJSON(to: writer)
+        object.key("columns"); writer.writeInteger(columns)
+        object.key("frameRate"); try writer.writeDouble(frameRate)
+        object.key("timeline"); try StoredTimelineValue.writeJSON(timeline, to: writer)
+        object.key("activeIDs"); writer.writeArray(activeIDs) { writer.writeString($0) }
+        object.key("activeTexts"); writer.writeArray(activeTexts) { writer.writeString($0) }
+        if let configDigest { object.key("configDigest"); writer.writeString(configDigest) }
+        if let counters {
+            object.key("counters")
+            try writer.writeObject(counters) { try $0.writeJSON(to: writer) }
+        }
+        if let effects {
+            object.key("effects")
+            try writer.writeObject(effects) { try $0.writeJSON(to: writer) }
+        }
+        object.end()
+    }
+}
+
+extension StoredSettings {
+    /// Writes these settings as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("mode"); writer.writeString(mode)
+        if let speed { object.key("speed"); try writer.writeDouble(speed) }
+        if let cycle { object.key("cycle"); writer.writeInteger(cycle) }
+        if let delay { object.key("delay"); writer.writeInteger(delay) }
+        object.key("easing"); writer.writeString(easing)
+        object.key("loops"); writer.writeInteger(loops)
+        object.key("direction"); writer.writeString(direction)
+        object.key("align"); writer.writeString(align)
+        object.key("separator"); writer.writeString(separator)
+        if let gap { object.key("gap"); writer.writeString(gap) }
+        object.end()
+    }
+}
+
+extension StoredCounter {
+    /// Writes this counter as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("from"); try writer.writeDouble(from)
+        object.key("to"); try writer.writeDouble(to)
+        object.key("start"); writer.writeInteger(start)
+        object.key("duration"); writer.writeInteger(duration)
+        object.key("easing"); writer.writeString(easing)
+        object.key("decimals"); writer.writeInteger(decimals)
+        object.key("grouping"); writer.writeRaw(grouping ? "true" : "false")
+        object.key("prefix"); writer.writeString(prefix)
+        object.key("suffix"); writer.writeString(suffix)
+        object.end()
+    }
+}
+
+extension StoredEffect {
+    /// Writes this effect as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("kind"); writer.writeString(kind.rawValue)
+        object.key("start"); writer.writeInteger(start)
+        if let duration { object.key("duration"); writer.writeInteger(duration) }
+        if let stop { object.key("stop"); writer.writeInteger(stop) }
+        if let stillStart { object.key("stillStart"); writer.writeInteger(stillStart) }
+        if let stillColumns { object.key("stillColumns"); writer.writeInteger(stillColumns) }
+        object.end()
+    }
+}
+
+extension MessageRecord {
+    /// Writes this message as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("id"); writer.writeString(id)
+        object.key("channel"); writer.writeString(channel)
+        object.key("text"); writer.writeString(text)
+        object.key("priority"); writer.writeInteger(priority)
+        object.key("urgent"); writer.writeRaw(urgent ? "true" : "false")
+        object.key("window"); window.writeJSON(to: writer)
+        object.key("postedAt"); writer.writeInteger(postedAt)
+        if let effect { object.key("effect"); writer.writeString(effect.rawValue) }
+        if let reveal { object.key("reveal"); writer.writeInteger(reveal) }
+        object.key("origin"); writer.writeString(origin.rawValue)
+        object.end()
+    }
+}
+
+extension MessageWindow {
+    /// Writes this window as the synthesized conformance does: `{"case":{"label":value,…}}`.
+    func writeJSON(to writer: JSONStreamWriter) {
+        switch self {
+        case .always:
+            writer.writeRaw("{\"always\":{}}")
+            return
+        case let .absolute(start, end):
+            writer.writeRaw("{\"absolute\":")
+            var object = JSONObjectFields(writer)
+            if let start { object.key("start"); writer.writeInteger(start) }
+            if let end { object.key("end"); writer.writeInteger(end) }
+            object.end()
+        case let .timeToLive(microseconds):
+            writer.writeRaw("{\"timeToLive\":{\"microseconds\":")
+            writer.writeInteger(microseconds)
+            writer.writeRaw("}")
+        case let .recurring(calendar, duration):
+            writer.writeRaw("{\"recurring\":{\"calendar\":")
+            writer.writeString(calendar)
+            writer.writeRaw(",\"duration\":")
+            writer.writeInteger(duration)
+            writer.writeRaw("}")
+        }
+        writer.writeRaw("}")
+    }
+}
+
+/// Writes the members of one JSON object: `{`, then `"key":` with the commas between, then `}`.
+struct JSONObjectFields {
+    private let writer: JSONStreamWriter
+    private var first = true
+
+    /// Opens the object.
+    init(_ writer: JSONStreamWriter) {
+        self.writer = writer
+        writer.writeRaw("{")
+    }
+
+    /// Starts the member `name` (its value is written next).
+    mutating func key(_ name: StaticString) {
+        writer.writeRaw(first ? "\"" : ",\"")
+        first = false
+        name.withUTF8Buffer { writer.writeBytes($0) }
+        writer.writeRaw("\":")
+    }
+
+    /// Closes the object.
+    func end() {
+        writer.writeRaw("}")
+    }
+}
+
+extension JSONStreamWriter {
+    /// Writes `elements` as a JSON array, each by `element`.
+    func writeArray<Element>(_ elements: [Element], _ element: (Element) throws -> Void) rethrows {
+        writeRaw("[")
+        for (index, value) in elements.enumerated() {
+            if index > 0 { writeRaw(",") }
+            try element(value)
+        }
+        writeRaw("]")
+    }
+
+    /// Writes `members` as a JSON object, each value by `value` (keys in no particular order).
+    func writeObject<Value>(_ members: [String: Value], _ value: (Value) throws -> Void) rethrows {
+        writeRaw("{")
+        var first = true
+        for (key, member) in members {
+            if !first { writeRaw(",") }
+            first = false
+            writeString(key)
+            writeRaw(":")
+            try value(member)
+        }
+        writeRaw("}")
+    }
+}
