@@ -31,6 +31,15 @@ import TickerModel
         return result
     }
 
+    /// A store in a fresh folder (saving through a `SnapshotSaver`) and the snapshots of a manager
+    /// after each of `texts` is posted (see `snapshots(_:)`).
+    func freshStore(_ texts: [String], journalLimit: Int = 1 << 20) throws
+        -> (directory: TemporaryDirectory, saver: SnapshotSaver, states: [StateSnapshot]) {
+        let directory = try TemporaryDirectory()
+        let saver = SnapshotSaver(StateStore(directory: directory.path, journalLimit: journalLimit))
+        return (directory, saver, try snapshots(texts))
+    }
+
     /// `snapshot` as `load()` gives it back (the journal sequence aside).
     func comparable(_ snapshot: StateSnapshot) -> StateSnapshot {
         var copy = snapshot
@@ -50,10 +59,8 @@ import TickerModel
     }
 
     @Test func everyStoredChangeIsReadBackFromSnapshotAndJournal() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let (directory, saver, states) = try freshStore(["one", "two", "three"])
         let store = saver.store
-        let states = try snapshots(["one", "two", "three"])
         for (index, state) in states.enumerated() {
             try saver.save(state)
             // Every stored change reads back at once, as a crash right after it would find it.
@@ -141,23 +148,9 @@ import TickerModel
         #expect(checked > 100)
     }
 
-    @Test func anUnchangedStateWritesNothing() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
-        let store = saver.store
-        let states = try snapshots(["one"])
-        try saver.save(states[0])
-        try saver.save(states[1])
-        let size = try fileSize(store.journalPath)
-        try saver.save(states[1])
-        #expect(try fileSize(store.journalPath) == size)
-    }
-
     @Test func anUnfinishedLastRecordIsLeftOut() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let (directory, saver, states) = try freshStore(["one", "two"])
         let store = saver.store
-        let states = try snapshots(["one", "two"])
         for state in states.prefix(2) { try saver.save(state) }
         let whole = JournalFile.recordsEnd(atPath: store.journalPath)
         try saver.save(states[2])
@@ -181,10 +174,8 @@ import TickerModel
     }
 
     @Test func aDamagedRecordEndsTheReplay() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let (directory, saver, states) = try freshStore(["one", "two"])
         let store = saver.store
-        let states = try snapshots(["one", "two"])
         for state in states.prefix(3) { try saver.save(state) }
         var bytes = try #require(try AtomicFile.read(store.journalPath))
         bytes[JournalFile.recordsEnd(in: bytes) - 2] ^= 0x20
@@ -195,10 +186,8 @@ import TickerModel
     }
 
     @Test func recordsLeftFromACompactionThatStoppedHalfwayAreSkipped() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let (directory, saver, states) = try freshStore(["one", "two", "three"])
         let store = saver.store
-        let states = try snapshots(["one", "two", "three"])
         for state in states.prefix(4) { try saver.save(state) }
         let journal = try #require(try AtomicFile.read(store.journalPath))
         try store.compact(states[4])
@@ -215,10 +204,8 @@ import TickerModel
     }
 
     @Test func aFullJournalIsFoldedIntoTheSnapshot() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path, journalLimit: 1))
+        let (directory, saver, states) = try freshStore((1...30).map { "message number \($0) with some words to fill the journal" }, journalLimit: 1)
         let store = saver.store
-        let states = try snapshots((1...30).map { "message number \($0) with some words to fill the journal" })
         for state in states {
             try saver.save(state)
             #expect(try loaded(directory.path).0 == comparable(state))
@@ -254,10 +241,8 @@ import TickerModel
     }
 
     @Test func aCorruptSnapshotIsMovedAsideWithItsJournal() throws {
-        let directory = try TemporaryDirectory()
-        let saver = SnapshotSaver(StateStore(directory: directory.path))
+        let (directory, saver, states) = try freshStore(["one"])
         let store = saver.store
-        let states = try snapshots(["one"])
         for state in states { try saver.save(state) }
         try "{\"version\": 1, \"chann".write(toFile: store.path, atomically: true, encoding: .utf8)
         guard case .corrupt = try StateStore(directory: directory.path).load(now: Self.base) else {
