@@ -99,7 +99,9 @@ public indirect enum DBusValue: Hashable, Sendable {
             for field in fields { try field.validateContents(variantDepth: variantDepth) }
         case .variant(let inner):
             guard variantDepth < 64 else { throw DBusError.invalidArgs("variants nested deeper than 64") }
-            _ = try Signature(inner.type.signature)
+            // A basic type's signature is one valid character; only containers can break the limits.
+            let innerType = inner.type
+            if !innerType.isBasic { _ = try Signature(innerType.signature) }
             try inner.validateContents(variantDepth: variantDepth + 1)
         default:
             break

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Checks of the D-Bus naming rules, applied before any name reaches libdbus (which aborts the
 /// process on invalid names). Each check throws `org.freedesktop.DBus.Error.InvalidArgs`.
 public enum NameValidation {
@@ -76,7 +78,10 @@ public enum NameValidation {
 
     /// Throws unless `string` can travel as a D-Bus string (no NUL character).
     public static func checkString(_ string: String) throws {
-        guard !string.utf8.contains(0) else {
+        var text = string
+        // One memchr over the contiguous UTF-8 (a generic `contains` costs ~1k instructions a string).
+        let hasNUL = text.withUTF8 { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
+        guard !hasNUL else {
             throw DBusError.invalidArgs("strings cannot contain a NUL character")
         }
     }

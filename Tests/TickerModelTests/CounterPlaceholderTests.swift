@@ -9,6 +9,8 @@ import Testing
     func parse() {
         let cases: [(String, [TemplatePart])] = [
             ("plain", [.text("plain")]),
+            ("", []),
+            ("日本 é 🎉", [.text("日本 é 🎉")]),
             ("{n}", [.placeholder("n")]),
             ("Sold {count_1} today", [.text("Sold "), .placeholder("count_1"), .text(" today")]),
             ("{a}{b}", [.placeholder("a"), .placeholder("b")]),

@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TickerModel
 
@@ -64,5 +65,51 @@ import Testing
         for text in badEffects {
             #expect(throws: TimelineFieldError.self, "\(text)") { try EffectFields.effects(from: text) }
         }
+    }
+
+    /// The published layout text as first specified: one line per message span, then one per
+    /// field, numbers in decimal, names percent-escaped except `A–Z a–z 0–9 . _ ~` ("-" when empty).
+    private static func referenceLayoutText(_ layout: TapeLayout) -> String {
+        func escaped(_ text: String) -> String {
+            if text.isEmpty { return "-" }
+            return text.utf8.map { byte -> String in
+                let plain = (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                    || byte == 0x2E || byte == 0x5F || byte == 0x7E
+                return plain ? String(UnicodeScalar(byte)) : "%" + String(format2hex: byte)
+            }.joined()
+        }
+        let lines = layout.messages.map { "m \(escaped($0.key)) \($0.clusters.lowerBound) \($0.clusters.upperBound) \($0.cells.lowerBound) \($0.cells.upperBound) \($0.words)" }
+            + layout.fields.map { "f \(escaped($0.name)) \($0.clusters.lowerBound) \($0.clusters.upperBound)" }
+        return lines.joined(separator: "\n")
+    }
+
+    @Test("the layout is published in the same text for every kind of key and field name")
+    func layoutTextMatchesTheSpecifiedForm() throws {
+        let names = ["m1", "", "a b", "ü%-/", "x.y_z~", "{n}", "🎉", "bench-95", "users_2", "X9"]
+        var rng = SeededRandom(seed: 0x1A70)
+        for _ in 0..<300 {
+            var counters = CounterSet()
+            var messages: [TapeMessage] = []
+            for number in 0..<Int.random(in: 1...4, using: &rng) {
+                let field = names[Int.random(in: 0..<names.count, using: &rng)]
+                if Placeholders.isValidName(field) {
+                    try counters.set(field, to: Double(Int.random(in: 0...99_999, using: &rng)), at: Self.t0)
+                }
+                let key = names[Int.random(in: 0..<names.count, using: &rng)] + "\(number)"
+                messages.append(TapeMessage(key: key, text: "a {\(field)} b 日本 c"))
+            }
+            let tape = Tape(messages: messages, separator: " | ", counters: counters, at: Self.t0)
+            let layout = try #require(tape.layout)
+            #expect(EffectFields.encode(layout) == Self.referenceLayoutText(layout))
+            #expect(try EffectFields.layout(from: EffectFields.encode(layout)) == layout)
+        }
+    }
+}
+
+private extension String {
+    /// Two upper-case hex digits.
+    init(format2hex byte: UInt8) {
+        let digits = Array("0123456789ABCDEF")
+        self = String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
     }
 }

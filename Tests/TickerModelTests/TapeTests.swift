@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TickerModel
 
@@ -41,5 +42,40 @@ import Testing
         #expect(try ChannelSettings(separator: "\t").validated().separator == " ")
         #expect(ChannelSettings(mode: .scroll).effectiveDelay == 2_000_000)
         #expect(ChannelSettings().effectiveDelay == 0)
+    }
+
+    /// The reference: every `Character` of `content + gap` in turn, as the breaker sees the whole text.
+    private static func referenceClusters(content: String, gap: String) -> (bytes: [Int], cells: [Int], contentClusters: Int) {
+        var bytes = [0]
+        var cells = [0]
+        var contentClusters = 0
+        for cluster in content + gap {
+            if bytes.last ?? 0 < content.utf8.count { contentClusters += 1 }
+            bytes.append((bytes.last ?? 0) + cluster.utf8.count)
+            cells.append((cells.last ?? 0) + CellWidth.of(cluster))
+        }
+        return (bytes, cells, contentClusters)
+    }
+
+    @Test("the ASCII shortcut cuts clusters exactly where Swift's grapheme breaker does")
+    func asciiShortcutMatchesTheBreaker() {
+        // ASCII next to what joins it: combining marks after a letter, a Prepend scalar before a
+        // digit, CR LF, ZWJ and VS16 after ASCII, keycaps, flags after ASCII, Indic conjuncts.
+        let pieces = ["a", "bc", " ", "~", "1", "e\u{301}", "\u{600}1", "\u{110BD}x", "\r\n", "\r", "\n", "\t",
+                      "x\u{200D}", "#\u{FE0F}\u{20E3}", "🇩🇪", "🇯", "中", "\u{915}\u{94D}\u{937}", "k\u{93F}", "\u{7F}",
+                      "\u{1F}", "👩\u{200D}👧", "a\u{FE0F}", "é", "\u{AD}", "z\u{300}\u{301}"]
+        var rng = SeededRandom(seed: 0x7A9E)
+        for _ in 0..<3000 {
+            var content = ""
+            for _ in 0..<Int.random(in: 0...12, using: &rng) { content += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            var gap = ""
+            for _ in 0..<Int.random(in: 0...2, using: &rng) { gap += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            let tape = Tape(content: content, gap: gap)
+            let expected = Self.referenceClusters(content: content, gap: gap)
+            #expect(tape.byteStart == expected.bytes, "\(content.unicodeScalars.map { String($0.value, radix: 16) }) + \(gap.debugDescription)")
+            #expect(tape.cellStart == expected.cells)
+            #expect(tape.contentClusterCount == expected.contentClusters)
+            #expect(tape.width == (expected.cells.last ?? 0))
+        }
     }
 }

@@ -15,7 +15,17 @@ import TickerModel
     final class Recorder: ManagerObserver {
         var events: [ManagerEvent] = []
         var frames: [(Frame, String, String?)] = []
-        func manager(_ manager: Manager, didEmit event: ManagerEvent) { events.append(event) }
+        /// How many events each delivered batch held.
+        var batches: [Int] = []
+        private var batch = 0
+        func manager(_ manager: Manager, didEmit event: ManagerEvent) {
+            events.append(event)
+            batch += 1
+        }
+        func managerDidDeliverEvents(_ manager: Manager) {
+            batches.append(batch)
+            batch = 0
+        }
         func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool {
             frames.append((frame, channel, destination))
             return true
@@ -51,6 +61,21 @@ import TickerModel
         manager.tick()
         #expect(manager.channels["main"]?.activeIDs == [])
         #expect(recorder.events.contains(.messageEnded(channel: "main", id: id, reason: .expired)))
+    }
+
+    @Test("each stored change ends its events with one end-of-batch call (the daemon logs them after the signals)")
+    func eventsEndWithOneBatchCall() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, recorder) = makeManager(clock)
+        _ = try manager.post(channel: "main", text: "first", request: MessageRequest())
+        #expect(recorder.events.count >= 2 && recorder.batches == [recorder.events.count])
+        let afterFirst = recorder.events.count
+        clock.now += 1_000_000
+        _ = try manager.post(channel: "main", text: "second", request: MessageRequest())
+        #expect(recorder.batches.count == 2 && recorder.batches[1] == recorder.events.count - afterFirst)
+        clock.now += 1_000_000
+        manager.tick()
+        #expect(recorder.batches.count == 2, "a wake-up with nothing to report ends no batch")
     }
 
     @Test func aFailedStoreRollsBackAndLosesNothing() throws {

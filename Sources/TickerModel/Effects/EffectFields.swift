@@ -26,15 +26,28 @@ public enum EffectFields {
 
     /// The layout as text.
     public static func encode(_ layout: TapeLayout) -> String {
-        var lines: [String] = []
+        var text = ""
+        text.reserveCapacity(40 * (layout.messages.count + layout.fields.count))
         for span in layout.messages {
-            lines.append("m \(escape(span.key)) \(span.clusters.lowerBound) \(span.clusters.upperBound) "
-                + "\(span.cells.lowerBound) \(span.cells.upperBound) \(span.words)")
+            if !text.isEmpty { text += "\n" }
+            text += "m "
+            text += escape(span.key)
+            for number in [span.clusters.lowerBound, span.clusters.upperBound, span.cells.lowerBound,
+                           span.cells.upperBound, span.words] {
+                text += " "
+                text += String(number)
+            }
         }
         for field in layout.fields {
-            lines.append("f \(escape(field.name)) \(field.clusters.lowerBound) \(field.clusters.upperBound)")
+            if !text.isEmpty { text += "\n" }
+            text += "f "
+            text += escape(field.name)
+            text += " "
+            text += String(field.clusters.lowerBound)
+            text += " "
+            text += String(field.clusters.upperBound)
         }
-        return lines.joined(separator: "\n")
+        return text
     }
 
     /// A layout read back from ``encode(_:)-(TapeLayout)``.
@@ -140,18 +153,25 @@ public enum EffectFields {
     /// Percent-encodes `text`; the empty string becomes `-`.
     static func escape(_ text: String) -> String {
         guard !text.isEmpty else { return "-" }
-        var result = ""
+        var result: [UInt8] = []
+        result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                result.append(byte)
             default:
-                let digits = Array("0123456789ABCDEF")
-                result += "%\(digits[Int(byte >> 4)])\(digits[Int(byte & 0xF)])"
+                result.append(UInt8(ascii: "%"))
+                result.append(hexDigit(byte >> 4))
+                result.append(hexDigit(byte & 0xF))
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The upper-case hex digit for `value` (0–15).
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// The text ``escape(_:)`` encoded.

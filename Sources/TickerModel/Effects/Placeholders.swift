@@ -23,6 +23,14 @@ public enum Placeholders {
 
     /// The text cut into literal text and placeholders, in order; adjacent literal text is merged.
     public static func parse(_ text: String) -> [TemplatePart] {
+        // Most texts have no braces at all: one literal, without copying the bytes.
+        var contiguous = text
+        let hasBraces = contiguous.withUTF8 { utf8 in
+            utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        }
+        guard hasBraces else {
+            return text.isEmpty ? [] : [.text(text)]
+        }
         let bytes = Array(text.utf8)
         var parts: [TemplatePart] = []
         var literal: [UInt8] = []

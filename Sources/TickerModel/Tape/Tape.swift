@@ -37,6 +37,12 @@ public struct Tape: Sendable {
 
     /// Builds a tape from its content and gap. Both should already be sanitised
     /// (``TextSanitizer``); any other control character simply counts as one cell.
+    ///
+    /// The clusters are Swift's `Character`s of `content + gap`, but a printable ASCII byte
+    /// followed by another ASCII byte (or the end) is taken as a one-cell cluster without asking
+    /// the grapheme breaker: no rule joins two such bytes (the joining rules need a CR before an
+    /// LF, or a non-ASCII Extend, SpacingMark, ZWJ or Prepend scalar), and every step starts at a
+    /// cluster boundary. Other clusters are read as `Character`s from where they start.
     public init(content: String, gap: String) {
         let text = content + gap
         self.text = text
@@ -47,23 +53,33 @@ public struct Tape: Sendable {
         bytes.append(contentsOf: text.utf8)
         var byteStart = [Int]()
         var cellStart = [Int]()
-        byteStart.reserveCapacity(text.utf8.count / 2 + 1)
-        cellStart.reserveCapacity(text.utf8.count / 2 + 1)
+        byteStart.reserveCapacity(bytes.count + 1)
+        cellStart.reserveCapacity(bytes.count + 1)
         var byte = 0
         var cell = 0
         var contentClusters = 0
         var contentCells = 0
-        for cluster in text {
+        while byte < bytes.count {
+            let clusterBytes: Int
+            let clusterCells: Int
+            let lead = bytes[byte]
+            if lead >= 0x20, lead < 0x7F, byte + 1 == bytes.count || bytes[byte + 1] < 0x80 {
+                clusterBytes = 1
+                clusterCells = 1
+            } else {
+                let start = text.utf8.index(text.utf8.startIndex, offsetBy: byte)
+                guard let cluster = text[start...].first else { break }
+                clusterBytes = cluster.utf8.count
+                clusterCells = CellWidth.of(cluster)
+            }
             byteStart.append(byte)
             cellStart.append(cell)
+            cell += clusterCells
             if byte < contentBytes {
                 contentClusters += 1
-                contentCells = cell + CellWidth.of(cluster)
-                cell = contentCells
-            } else {
-                cell += CellWidth.of(cluster)
+                contentCells = cell
             }
-            byte += cluster.utf8.count
+            byte += clusterBytes
         }
         byteStart.append(byte)
         cellStart.append(cell)

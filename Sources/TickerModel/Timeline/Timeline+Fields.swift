@@ -44,7 +44,10 @@ extension Timeline {
 
     /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
     public var fields: [String: TimelineValue] {
-        var fields: [String: TimelineValue] = [
+        // Room for every key at once: the literal's 12 would be rehashed into a larger table by the
+        // optional keys below.
+        var fields = [String: TimelineValue](minimumCapacity: 22)
+        for (key, value) in [
             Key.tape: .string(tape.text),
             Key.gap: .string(tape.gap),
             Key.width: .double(Double(tape.width)),
@@ -57,7 +60,9 @@ extension Timeline {
             Key.loops: .uint32(loops),
             Key.direction: .string(direction.rawValue),
             Key.align: .string(align.rawValue),
-        ]
+        ] as KeyValuePairs<String, TimelineValue> {
+            fields[key] = value
+        }
         if let cycleDuration { fields[Key.cycle] = .int64(cycleDuration) }
         if let pending {
             fields[Key.next] = .string(pending.tape.text)

@@ -22,6 +22,10 @@ final class BusSurface: ManagerObserver {
     var onEvent: ((ManagerEvent) -> Void)?
     /// Drops frames while the bus is not reading what the daemon already queued.
     private var backpressure = FrameBackpressure()
+    /// Events of the change being delivered, for `onEvent` once all of its signals are out.
+    private var deliveredEvents: [ManagerEvent] = []
+    /// Whether an `onChange` call is already queued for the end of the current dispatch.
+    private var changePending = false
 
     /// A surface for `manager` on `connection`.
     init(connection: Connection, manager: Manager) throws {
@@ -65,7 +69,14 @@ final class BusSurface: ManagerObserver {
         } catch {
             onError?("could not publish \(event): \(error)")
         }
-        onEvent?(event)
+        if onEvent != nil { deliveredEvents.append(event) }
+    }
+
+    func managerDidDeliverEvents(_ manager: Manager) {
+        // Log lines follow all of the change's signals, so no subscriber waits for them.
+        let events = deliveredEvents
+        deliveredEvents.removeAll()
+        for event in events { onEvent?(event) }
     }
 
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool {
@@ -264,7 +275,16 @@ final class BusSurface: ManagerObserver {
         try connection.propertiesChanged(path: path, interface: BusNames.channelInterface, names: names)
     }
 
+    /// Tells the owner the state changed (re-arm the wake-up, refresh `STATUS=`) once the
+    /// current dispatch is over — after the reply to the call that made the change is sent — and
+    /// once for all the calls dispatched together.
     private func changed() {
-        onChange?()
+        guard !changePending else { return }
+        changePending = true
+        connection.loop.runSoon { [weak self] in
+            guard let self else { return }
+            changePending = false
+            onChange?()
+        }
     }
 }

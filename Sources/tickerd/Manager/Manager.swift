@@ -139,8 +139,9 @@ final class Manager {
     private func deliverEvents() {
         let events = pendingEvents
         pendingEvents.removeAll()
-        guard let observer else { return }
+        guard let observer, !events.isEmpty else { return }
         for event in events { observer.manager(self, didEmit: event) }
+        observer.managerDidDeliverEvents(self)
     }
 
     /// Stores what changed since the last store (nothing is written when nothing did). On

@@ -48,6 +48,9 @@ enum ManagerEvent: Sendable, Equatable {
 protocol ManagerObserver: AnyObject {
     /// An event, delivered only once the change it reports is stored.
     func manager(_ manager: Manager, didEmit event: ManagerEvent)
+    /// The events of one stored change have all been delivered (their signals are out): the time
+    /// for what only follows them, such as log lines.
+    func managerDidDeliverEvents(_ manager: Manager)
     /// A frame for one subscriber (`destination`), or a broadcast (`destination` nil); false when
     /// it was dropped (the bus is not taking frames now), so the stream tries again next interval.
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool

@@ -60,12 +60,37 @@ final class JSONStreamWriter {
 
     /// Writes an integer.
     func writeInteger<T: BinaryInteger>(_ number: T) {
-        writeRaw(number.description)
+        guard let value = Int64(exactly: number) else {
+            writeRaw(number.description)
+            return
+        }
+        // Digits written backwards into a small buffer: no `String` for each number.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: "-9223372036854775808" is 20
+        var magnitude = value.magnitude
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                start -= 1
+                buffer[start] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
     }
 
     /// Writes `text` as it is (a literal or a number).
     func writeRaw(_ text: String) {
         bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Writes the literal `text` as it is (punctuation, a fixed key), copied from the binary's
+    /// constant bytes without going through a `String`.
+    func writeLiteral(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Writes `raw` as it is.

@@ -122,26 +122,26 @@ extension MessageWindow {
     func writeJSON(to writer: JSONStreamWriter) {
         switch self {
         case .always:
-            writer.writeRaw("{\"always\":{}}")
+            writer.writeLiteral("{\"always\":{}}")
             return
         case let .absolute(start, end):
-            writer.writeRaw("{\"absolute\":")
+            writer.writeLiteral("{\"absolute\":")
             var object = JSONObjectFields(writer)
             if let start { object.key("start"); writer.writeInteger(start) }
             if let end { object.key("end"); writer.writeInteger(end) }
             object.end()
         case let .timeToLive(microseconds):
-            writer.writeRaw("{\"timeToLive\":{\"microseconds\":")
+            writer.writeLiteral("{\"timeToLive\":{\"microseconds\":")
             writer.writeInteger(microseconds)
-            writer.writeRaw("}")
+            writer.writeLiteral("}")
         case let .recurring(calendar, duration):
-            writer.writeRaw("{\"recurring\":{\"calendar\":")
+            writer.writeLiteral("{\"recurring\":{\"calendar\":")
             writer.writeString(calendar)
-            writer.writeRaw(",\"duration\":")
+            writer.writeLiteral(",\"duration\":")
             writer.writeInteger(duration)
-            writer.writeRaw("}")
+            writer.writeLiteral("}")
         }
-        writer.writeRaw("}")
+        writer.writeLiteral("}")
     }
 }
 
@@ -153,7 +153,7 @@ struct JSONObjectFields {
     /// Opens the object.
     init(_ writer: JSONStreamWriter) {
         self.writer = writer
-        writer.writeRaw("{")
+        writer.writeLiteral("{")
     }
 
     /// Starts the member `name` (its value is written next).
@@ -161,37 +161,37 @@ struct JSONObjectFields {
         writer.writeRaw(first ? "\"" : ",\"")
         first = false
         name.withUTF8Buffer { writer.writeBytes($0) }
-        writer.writeRaw("\":")
+        writer.writeLiteral("\":")
     }
 
     /// Closes the object.
     func end() {
-        writer.writeRaw("}")
+        writer.writeLiteral("}")
     }
 }
 
 extension JSONStreamWriter {
     /// Writes `elements` as a JSON array, each by `element`.
     func writeArray<Element>(_ elements: [Element], _ element: (Element) throws -> Void) rethrows {
-        writeRaw("[")
+        writeLiteral("[")
         for (index, value) in elements.enumerated() {
-            if index > 0 { writeRaw(",") }
+            if index > 0 { writeLiteral(",") }
             try element(value)
         }
-        writeRaw("]")
+        writeLiteral("]")
     }
 
     /// Writes `members` as a JSON object, each value by `value` (keys in no particular order).
     func writeObject<Value>(_ members: [String: Value], _ value: (Value) throws -> Void) rethrows {
-        writeRaw("{")
+        writeLiteral("{")
         var first = true
         for (key, member) in members {
-            if !first { writeRaw(",") }
+            if !first { writeLiteral(",") }
             first = false
             writeString(key)
-            writeRaw(":")
+            writeLiteral(":")
             try value(member)
         }
-        writeRaw("}")
+        writeLiteral("}")
     }
 }

@@ -6,32 +6,32 @@ extension StoredTimelineValue {
     func writeJSON(to writer: JSONStreamWriter) throws {
         switch self {
         case let .string(text):
-            writer.writeRaw("{\"string\":{\"_0\":")
+            writer.writeLiteral("{\"string\":{\"_0\":")
             writer.writeString(text)
         case let .double(number):
-            writer.writeRaw("{\"double\":{\"_0\":")
+            writer.writeLiteral("{\"double\":{\"_0\":")
             try writer.writeDouble(number)
         case let .int64(number):
-            writer.writeRaw("{\"int64\":{\"_0\":")
+            writer.writeLiteral("{\"int64\":{\"_0\":")
             writer.writeInteger(number)
         case let .uint32(number):
-            writer.writeRaw("{\"uint32\":{\"_0\":")
+            writer.writeLiteral("{\"uint32\":{\"_0\":")
             writer.writeInteger(number)
         }
-        writer.writeRaw("}}")
+        writer.writeLiteral("}}")
     }
 
     /// Writes a whole timeline dictionary (`{"key":value,…}`).
     static func writeJSON(_ timeline: [String: StoredTimelineValue], to writer: JSONStreamWriter) throws {
-        writer.writeRaw("{")
+        writer.writeLiteral("{")
         var first = true
         for (key, value) in timeline {
-            if !first { writer.writeRaw(",") }
+            if !first { writer.writeLiteral(",") }
             first = false
             writer.writeString(key)
-            writer.writeRaw(":")
+            writer.writeLiteral(":")
             try value.writeJSON(to: writer)
         }
-        writer.writeRaw("}")
+        writer.writeLiteral("}")
     }
 }
