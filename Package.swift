@@ -18,12 +18,15 @@ let releaseLinkerSettings: [LinkerSetting] = [
 
 /// The daemon's release link also puts the functions it runs next to each other
 /// (`linker/tickerd.order`, made by `scripts/symbol-order.sh` from a callgrind run of the daemon):
-/// the kernel maps 64 KiB around each code page fault, so a few hundred KB of code spread over a
-/// 16 MB .text kept ~8 MB resident; packed, ~5 MB (idle RSS 16.9 → 13.5 MB, docs/benchmarks.md).
+/// the kernel maps 64 KiB around each code page fault, so ~0.8 MB of code run, spread over a
+/// 16 MB .text, kept ~8 MB of it resident. And it exports no symbols (`linker/tickerd.exports`):
+/// nothing loads the daemon as a library, and the loader read its 400 KB symbol table at every
+/// start. Idle RSS 16.9 → ~12 MB (docs/benchmarks.md, "Memory").
 let daemonLinkerSettings: [LinkerSetting] = releaseLinkerSettings + [
     .unsafeFlags([
         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/tickerd.order",
         "-Xlinker", "--no-warn-symbol-ordering",
+        "-Xlinker", "--version-script=\(Context.packageDirectory)/linker/tickerd.exports",
     ], .when(configuration: .release)),
 ]
 

@@ -3,9 +3,11 @@
 # configuration, journal replay, Posts, Removes, subscribers and frames, idle), which the release
 # link puts next to each other (lld --symbol-ordering-file, Package.swift).
 #
-# Why: the kernel maps 64 KiB around every code page fault (fault-around), so the few hundred KB
-# of code the daemon runs, scattered over a 16 MB .text, kept ~8 MB of it resident. Packed
-# together they keep ~3 MB fewer (docs/benchmarks.md, "Memory").
+# Why: the kernel maps 64 KiB around every code page fault (fault-around), so the ~0.8 MB of
+# code the daemon runs, scattered over a 16 MB .text, kept ~8 MB of it resident. Packed together
+# (as far as sections allow: Swift puts each public function in its own, the rest of a file in
+# one; the standard library's 1.5 MB core is one section) they keep ~4 MB fewer
+# (docs/benchmarks.md, "Memory").
 #
 # Run it after changes that rename or add functions on those paths; a stale list only costs
 # memory (names it lacks are left where the linker puts them), never correctness.
@@ -36,11 +38,14 @@ chmod +x "$work/wrap.sh"
 python3 - "$work" "$bin/tickerd" > linker/tickerd.order <<'EOF'
 import glob, os, re, subprocess, sys
 work, binary = sys.argv[1], sys.argv[2]
-defined = set()
+# Names defined once only: a local helper with the same name in many objects (value witnesses,
+# merged thunks) would pull every object's whole section — some of them 400 KB — into the list.
+count = {}
 for line in subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True, check=True).stdout.splitlines():
     parts = line.split(None, 2)
-    if len(parts) == 3 and parts[1] in "tTwW":
-        defined.add(parts[2])
+    if len(parts) == 3:
+        count[parts[2]] = count.get(parts[2], 0) + (1 if parts[1] in "tTwW" else 2)
+defined = {name for name, times in count.items() if times == 1}
 seen, order = set(), []
 # Every daemon the bench started, the longest-running first; names in the order callgrind met them.
 for path in sorted(glob.glob(os.path.join(work, "cg.*.out")), key=os.path.getsize, reverse=True):

@@ -144,6 +144,16 @@ import TickerModel
             if !same { return }
             #expect(try JSONDecoder().decode(StateChange.self, from: Data(bytes)) == change)
             checked += change.messages.count + change.channels.count
+            if step % 10 == 9 {
+                // The whole state, as a compaction writes it to state.json.
+                var whole = snapshot
+                whole.journalSequence = step % 20 == 9 ? UInt64(step) : nil
+                let snapshotBytes = try whole.snapshotJSON()
+                let writtenSnapshot = try JSONSerialization.jsonObject(with: Data(snapshotBytes)) as? NSDictionary
+                let referenceSnapshot = try JSONSerialization.jsonObject(with: JSONEncoder().encode(whole)) as? NSDictionary
+                #expect(writtenSnapshot != nil && writtenSnapshot == referenceSnapshot, "snapshot at step \(step)")
+                #expect(try JSONDecoder().decode(StateSnapshot.self, from: Data(snapshotBytes)) == whole)
+            }
         }
         #expect(checked > 100)
     }

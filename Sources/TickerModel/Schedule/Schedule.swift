@@ -38,7 +38,8 @@ public struct Schedule: Sendable {
     }
 
     private var slots: [Tracked?] = []
-    private var slotOfID: [String: Int] = [:]
+    /// Each id's slot (the ids themselves live in the slots).
+    private var slotOfID = SlotIndex()
     private var freeSlots: [Int] = []
     private var changes = Heap<Change>()
     private var evaluatedAt: Instant = Int64.min
@@ -47,6 +48,9 @@ public struct Schedule: Sendable {
     private var endedSlots: Set<Int> = []
     /// The last `nextElapse(after:)` answer per calendar, shared by entries with that calendar.
     private var elapseCache: [CalendarSpec: (after: Instant, next: Instant?)] = [:]
+
+    /// How the slot index reads a slot's id.
+    private static func id(_ slot: Tracked?) -> String? { slot?.entry.id }
 
     /// Creates a schedule holding `entries` (later entries replace earlier ones with the same id).
     public init(_ entries: [ScheduleEntry] = []) {
@@ -58,21 +62,23 @@ public struct Schedule: Sendable {
     /// never written stays unmapped.
     public mutating func reserveCapacity(_ capacity: Int) {
         slots.reserveCapacity(capacity + capacity / 8)
-        slotOfID.reserveCapacity(capacity)
+        slotOfID.reserveCapacity(capacity, in: slots, key: Self.id)
     }
 
     /// Adds `entry`, replacing any entry with the same id.
     public mutating func insert(_ entry: ScheduleEntry) {
         let slot: Int
-        if let existing = slotOfID[entry.id] {
-            slot = existing
-        } else if let free = freeSlots.popLast() {
-            slot = free
+        if let existing = slotOfID.slot(of: entry.id, in: slots, key: Self.id) {
+            slot = Int(existing)
         } else {
-            slot = slots.count
-            slots.append(nil)
+            if let free = freeSlots.popLast() {
+                slot = free
+            } else {
+                slot = slots.count
+                slots.append(nil)
+            }
+            slotOfID.insert(entry.id, slot: Int32(slot), in: slots, key: Self.id)
         }
-        slotOfID[entry.id] = slot
         if evaluatedAt == Int64.min {
             slots[slot] = Tracked(entry: entry, state: WindowState(activeSince: nil, nextChange: nil, hasEnded: false,
                                                                    nextOccurrence: nil), generation: 0)
@@ -83,13 +89,15 @@ public struct Schedule: Sendable {
 
     /// The entry with `id`, if the schedule holds one.
     public func entry(id: String) -> ScheduleEntry? {
-        slotOfID[id].flatMap { slots[$0]?.entry }
+        slotOfID.slot(of: id, in: slots, key: Self.id).flatMap { slots[Int($0)]?.entry }
     }
 
     /// Removes the entry with `id`, returning it.
     @discardableResult
     public mutating func remove(id: String) -> ScheduleEntry? {
-        guard let slot = slotOfID.removeValue(forKey: id), let entry = slots[slot]?.entry else { return nil }
+        guard let found = slotOfID.remove(id, in: slots, key: Self.id) else { return nil }
+        let slot = Int(found)
+        guard let entry = slots[slot]?.entry else { return nil }
         slots[slot] = nil
         freeSlots.append(slot)
         activeSlots.remove(slot)
@@ -116,8 +124,8 @@ public struct Schedule: Sendable {
     /// Whether the entry with `id` has ended for good at `t` (false for unknown ids).
     public mutating func hasEnded(id: String, at t: Instant) -> Bool {
         advance(to: t)
-        guard let slot = slotOfID[id] else { return false }
-        return endedSlots.contains(slot)
+        guard let slot = slotOfID.slot(of: id, in: slots, key: Self.id) else { return false }
+        return endedSlots.contains(Int(slot))
     }
 
     /// The earliest instant after `t` at which the active entries (or the window start of one of

@@ -14,17 +14,20 @@ public enum ScheduleWindow: Sendable, Hashable {
 }
 
 /// A message's place in the schedule.
+///
+/// (The stored properties are declared widest first, so the Bool packs after the window: 64 bytes
+/// a stride instead of 72, for one entry per message.)
 public struct ScheduleEntry: Sendable, Hashable, Identifiable {
     /// The message id (unique in a schedule).
     public var id: String
     /// Higher priorities come first on the tape.
     public var priority: Int
-    /// Whether the message interrupts at once instead of joining at the next seam.
-    public var isUrgent: Bool
-    /// When the message is shown.
-    public var window: ScheduleWindow
     /// When the message was posted (the start of a TTL, and the start of an always-on window).
     public var postedAt: Instant
+    /// When the message is shown.
+    public var window: ScheduleWindow
+    /// Whether the message interrupts at once instead of joining at the next seam.
+    public var isUrgent: Bool
 
     /// Creates an entry.
     public init(id: String, priority: Int = 0, isUrgent: Bool = false, window: ScheduleWindow = .always,

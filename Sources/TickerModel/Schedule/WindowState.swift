@@ -1,16 +1,38 @@
 /// Where an entry's window stands at one instant.
+///
+/// Stored as three plain instants and a byte of flags (32 bytes, not the 48 of three optional
+/// instants and a Bool): a schedule keeps one per message, 100k of them in a large configuration.
 public struct WindowState: Sendable, Hashable {
+    private let activeSinceValue: Instant
+    private let nextChangeValue: Instant
+    private let nextOccurrenceValue: Instant
+    private let flags: UInt8
+
+    private static let hasActiveSince: UInt8 = 1
+    private static let hasNextChange: UInt8 = 2
+    private static let hasNextOccurrence: UInt8 = 4
+    private static let ended: UInt8 = 8
+
+    /// A state; absent instants are stored as 0 with their flag clear, so equal states compare equal.
+    init(activeSince: Instant?, nextChange: Instant?, hasEnded: Bool, nextOccurrence: Instant?) {
+        activeSinceValue = activeSince ?? 0
+        nextChangeValue = nextChange ?? 0
+        nextOccurrenceValue = nextOccurrence ?? 0
+        flags = (activeSince != nil ? Self.hasActiveSince : 0) | (nextChange != nil ? Self.hasNextChange : 0)
+            | (nextOccurrence != nil ? Self.hasNextOccurrence : 0) | (hasEnded ? Self.ended : 0)
+    }
+
     /// The start of the window the entry is shown in, or nil when it is not shown.
-    public let activeSince: Instant?
+    public var activeSince: Instant? { flags & Self.hasActiveSince != 0 ? activeSinceValue : nil }
     /// The first instant after this one at which `activeSince` changes, or nil when it never does.
-    public let nextChange: Instant?
+    public var nextChange: Instant? { flags & Self.hasNextChange != 0 ? nextChangeValue : nil }
     /// Whether the window has passed for good: not shown now and never again.
-    public let hasEnded: Bool
+    public var hasEnded: Bool { flags & Self.ended != 0 }
     /// For recurring windows: the first occurrence after the instant (kept to step forward cheaply).
-    let nextOccurrence: Instant?
+    var nextOccurrence: Instant? { flags & Self.hasNextOccurrence != 0 ? nextOccurrenceValue : nil }
 
     /// Whether the entry is shown.
-    public var isActive: Bool { activeSince != nil }
+    public var isActive: Bool { flags & Self.hasActiveSince != 0 }
 }
 
 extension ScheduleEntry {

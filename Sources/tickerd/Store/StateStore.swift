@@ -41,11 +41,6 @@ final class StateStore: StateStoring {
     private var sequence: UInt64 = 0
     /// The size of the last snapshot written.
     private var snapshotSize = 0
-    private let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     /// A store in `directory`, compacting once the journal passes `journalLimit` bytes.
     init(directory: String, journalLimit: Int = 1 << 20) {
@@ -133,11 +128,11 @@ final class StateStore: StateStoring {
     func compact(_ snapshot: StateSnapshot) throws {
         var complete = snapshot
         complete.journalSequence = sequence
-        let data = try encoder.encode(complete)
+        let data = try complete.snapshotJSON()
         isCurrent = false
         // Open (create) the journal first: the snapshot's folder sync then makes its entry durable too.
         try journal.open()
-        try AtomicFile.write([UInt8](data), to: path)
+        try AtomicFile.write(data, to: path)
         snapshotSize = data.count
         isCurrent = true
         // The journal's records are all in the snapshot now, which is what counts: should emptying

@@ -1,0 +1,27 @@
+/// The whole state written straight to JSON, as the synthesized `Codable` conformance writes it
+/// (`JSONDecoder` reads it back), with the journal records' hand-written writers
+/// (`StateChange+JSON.swift`).
+///
+/// Foundation's `JSONEncoder` wrote it before: with 100k messages a compaction spent seconds in
+/// the generic machinery, and the daemon's first compaction at start touched its code pages
+/// (~150 KB resident for nothing else; docs/benchmarks.md, "Memory"). `StateStoreTests` checks
+/// both write the same JSON.
+extension StateSnapshot {
+    /// This state as the bytes of `state.json`.
+    func snapshotJSON() throws -> [UInt8] {
+        let writer = JSONStreamWriter()
+        try writeJSON(to: writer)
+        return writer.bytes
+    }
+
+    /// Writes this state as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("version"); writer.writeInteger(version)
+        object.key("nextSerial"); writer.writeInteger(nextSerial)
+        object.key("channels"); try writer.writeArray(channels) { try $0.writeJSON(to: writer) }
+        object.key("messages"); try writer.writeArray(messages) { try $0.writeJSON(to: writer) }
+        if let journalSequence { object.key("journalSequence"); writer.writeInteger(journalSequence) }
+        object.end()
+    }
+}
