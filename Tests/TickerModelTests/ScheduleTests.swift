@@ -42,6 +42,13 @@ import TickerModel
             }
         }
 
+        /// `entry` (another id, the same window as `other`'s) without listing the occurrences again.
+        init(_ entry: ScheduleEntry, occurrencesOf other: ReferenceEntry) {
+            self.entry = entry
+            occurrences = other.occurrences
+            continuesBeyond = other.continuesBeyond
+        }
+
         /// (window start if active, ended for good) at `t`, straight from the definitions.
         func evaluate(_ t: Instant) -> (start: Instant?, ended: Bool) {
             switch entry.window {
@@ -153,6 +160,69 @@ import TickerModel
             }
         }
         #expect(checkedQueries > 1000)
+    }
+
+    @Test("entries replaced, removed and added between queries leave no stale boundary or state behind")
+    func editsBetweenQueriesMatchBruteForce() throws {
+        var random = SeededRandom(seed: 23)
+        let steps = Int(Self.horizon / Self.step)
+        var checkedQueries = 0
+        var edits = 0
+        for _ in 0..<12 {
+            var entries = try Self.randomSchedule(&random)
+            var references = entries.map(ReferenceEntry.init)
+            let pool = try (0..<3).flatMap { _ in try Self.randomSchedule(&random) }
+            let poolReferences = pool.map(ReferenceEntry.init)
+            var schedule = Schedule(entries)
+            var index = 0
+            for _ in 0..<25 {
+                let t = Self.origin + Instant(index) * Self.step
+                let expected = Self.referenceSnapshot(references, at: t)
+                let got = Snapshot(active: schedule.activeEntries(at: t), ended: schedule.endedEntries(at: t))
+                #expect(got == expected, "at step \(index) of \(entries)")
+                // The reference's next change: the first grid step after this one where an entry differs.
+                let now = references.map { $0.evaluate(t) }
+                var next = index + 1
+                scan: while next <= steps {
+                    for (reference, state) in zip(references, now) {
+                        let later = reference.evaluate(Self.origin + Instant(next) * Self.step)
+                        if later.start != state.start || later.ended != state.ended { break scan }
+                    }
+                    next += 1
+                }
+                let boundary = schedule.nextBoundary(after: t)
+                if next <= steps {
+                    #expect(boundary == Self.origin + Instant(next) * Self.step, "boundary after step \(index) of \(entries)")
+                } else {
+                    #expect(boundary.map { $0 > Self.origin + Self.horizon } ?? true, "boundary after step \(index)")
+                }
+                checkedQueries += 1
+                // Edit: give an entry another window (same id), remove one, or add one; then move on.
+                let pick = Int.random(in: 0..<pool.count, using: &random)
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0...1 where !entries.isEmpty:
+                    let position = Int.random(in: 0..<entries.count, using: &random)
+                    var changed = pool[pick]
+                    changed.id = entries[position].id
+                    entries[position] = changed
+                    references[position] = ReferenceEntry(changed, occurrencesOf: poolReferences[pick])
+                    schedule.insert(changed)
+                case 2 where !entries.isEmpty:
+                    let position = Int.random(in: 0..<entries.count, using: &random)
+                    schedule.remove(id: entries.remove(at: position).id)
+                    references.remove(at: position)
+                default:
+                    var added = pool[pick]
+                    added.id = "n\(edits)"
+                    entries.append(added)
+                    references.append(ReferenceEntry(added, occurrencesOf: poolReferences[pick]))
+                    schedule.insert(added)
+                }
+                edits += 1
+                index = Bool.random(using: &random) ? min(next, steps) : min(steps, index + Int.random(in: 0...40, using: &random))
+            }
+        }
+        #expect(checkedQueries == 300 && edits == 300)
     }
 
     @Test func overlappingOccurrencesRestartTheWindow() throws {
