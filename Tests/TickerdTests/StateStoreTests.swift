@@ -89,7 +89,7 @@ import TickerModel
         let snapshot = manager.snapshot()
         let change = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
             .change(to: snapshot, sequence: 7)
-        let bytes = try change.journalJSON()
+        let bytes = try change.jsonBytes()
         #expect(try JSONDecoder().decode(StateChange.self, from: Data(bytes)) == change)
         // The same JSON as the synthesized conformances write (Foundation's encoder), member by member.
         let written = try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
@@ -136,7 +136,7 @@ import TickerModel
             let snapshot = manager.snapshot()
             let change = previous.change(to: snapshot, sequence: UInt64(step))
             previous = StoredState(snapshot)
-            let bytes = try change.journalJSON()
+            let bytes = try change.jsonBytes()
             let written = try JSONSerialization.jsonObject(with: Data(bytes)) as? NSDictionary
             let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(change)) as? NSDictionary
             let same = written != nil && written == reference
@@ -148,7 +148,7 @@ import TickerModel
                 // The whole state, as a compaction writes it to state.json.
                 var whole = snapshot
                 whole.journalSequence = step % 20 == 9 ? UInt64(step) : nil
-                let snapshotBytes = try whole.snapshotJSON()
+                let snapshotBytes = try whole.jsonBytes()
                 let writtenSnapshot = try JSONSerialization.jsonObject(with: Data(snapshotBytes)) as? NSDictionary
                 let referenceSnapshot = try JSONSerialization.jsonObject(with: JSONEncoder().encode(whole)) as? NSDictionary
                 #expect(writtenSnapshot != nil && writtenSnapshot == referenceSnapshot, "snapshot at step \(step)")

@@ -21,13 +21,18 @@ public struct SlotIndex: Sendable {
 
     /// The slot of `key`, reading keys from `elements` with `keyOf`.
     public func slot<Element>(of key: String, in elements: [Element], key keyOf: (Element) -> String?) -> Int32? {
+        bucket(of: key, in: elements, key: keyOf).map { buckets[$0] }
+    }
+
+    /// The bucket holding `key`'s slot, probing from its home bucket to the first empty one.
+    private func bucket<Element>(of key: String, in elements: [Element], key keyOf: (Element) -> String?) -> Int? {
         guard count > 0 else { return nil }
         let mask = buckets.count - 1
         var bucket = key.hashValue & mask
         while true {
             let slot = buckets[bucket]
             if slot == Self.empty { return nil }
-            if keyOf(elements[Int(slot)]) == key { return slot }
+            if keyOf(elements[Int(slot)]) == key { return bucket }
             bucket = (bucket + 1) & mask
         }
     }
@@ -48,15 +53,8 @@ public struct SlotIndex: Sendable {
     /// slots still hold their keys.
     @discardableResult
     public mutating func remove<Element>(_ key: String, in elements: [Element], key keyOf: (Element) -> String?) -> Int32? {
-        guard count > 0 else { return nil }
+        guard var hole = bucket(of: key, in: elements, key: keyOf) else { return nil }
         let mask = buckets.count - 1
-        var hole = key.hashValue & mask
-        while true {
-            let slot = buckets[hole]
-            if slot == Self.empty { return nil }
-            if keyOf(elements[Int(slot)]) == key { break }
-            hole = (hole + 1) & mask
-        }
         let removed = buckets[hole]
         buckets[hole] = Self.empty
         count -= 1

@@ -98,3 +98,19 @@ final class JSONStreamWriter {
         bytes.append(contentsOf: raw)
     }
 }
+
+/// A value that writes itself as JSON through a ``JSONStreamWriter`` (the journal's records and
+/// the snapshot).
+protocol JSONStreamWritable {
+    /// Writes this value as one JSON value.
+    func writeJSON(to writer: JSONStreamWriter) throws
+}
+
+extension JSONStreamWritable {
+    /// This value's JSON.
+    func jsonBytes() throws -> [UInt8] {
+        let writer = JSONStreamWriter()
+        try writeJSON(to: writer)
+        return writer.bytes
+    }
+}

@@ -6,14 +6,7 @@
 /// the generic machinery, and the daemon's first compaction at start touched its code pages
 /// (~150 KB resident for nothing else; docs/benchmarks.md, "Memory"). `StateStoreTests` checks
 /// both write the same JSON.
-extension StateSnapshot {
-    /// This state as the bytes of `state.json`.
-    func snapshotJSON() throws -> [UInt8] {
-        let writer = JSONStreamWriter()
-        try writeJSON(to: writer)
-        return writer.bytes
-    }
-
+extension StateSnapshot: JSONStreamWritable {
     /// Writes this state as one JSON object.
     func writeJSON(to writer: JSONStreamWriter) throws {
         var object = JSONObjectFields(writer)

@@ -115,7 +115,7 @@ final class StateStore: StateStoring {
         guard isCurrent, journal.isOpen else { return try compact(snapshot()) }
         var record = change
         record.sequence = sequence + 1
-        let payload = try record.journalJSON()
+        let payload = try record.jsonBytes()
         guard journal.size + payload.count <= max(journalLimit, Self.journalFactor * snapshotSize) else {
             return try compact(snapshot())
         }
@@ -128,7 +128,7 @@ final class StateStore: StateStoring {
     func compact(_ snapshot: StateSnapshot) throws {
         var complete = snapshot
         complete.journalSequence = sequence
-        let data = try complete.snapshotJSON()
+        let data = try complete.jsonBytes()
         isCurrent = false
         // Open (create) the journal first: the snapshot's folder sync then makes its entry durable too.
         try journal.open()
