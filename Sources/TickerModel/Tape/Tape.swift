@@ -53,8 +53,10 @@ public struct Tape: Sendable {
         bytes.append(contentsOf: text.utf8)
         var byteStart = [Int]()
         var cellStart = [Int]()
-        byteStart.reserveCapacity(bytes.count + 1)
-        cellStart.reserveCapacity(bytes.count + 1)
+        // At most one cluster per scalar: the bytes that do not continue a UTF-8 sequence.
+        let scalars = bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+        byteStart.reserveCapacity(scalars + 1)
+        cellStart.reserveCapacity(scalars + 1)
         var byte = 0
         var cell = 0
         var contentClusters = 0
