@@ -77,10 +77,6 @@ final class Daemon {
         }
         manager.observer = surface
         try surface.export()
-        ownerWatcher = try NameOwnerWatcher.vanishedConnections(on: connection) { [unowned self] name in
-            manager.forget(subscriber: name)
-            changed()
-        }
 
         sleepWatcher = try SleepWatcher(
             connection: connection, alsoSystemBus: !options.isSystemBus && options.bus == .session, logger: logger
@@ -214,6 +210,7 @@ final class Daemon {
 
     /// Something happened: re-arm the wake-up timer and refresh STATUS=.
     private func changed() {
+        watchSubscribers()
         if let next = manager.nextWake() {
             wakeTimer?.schedule(at: .realtime(microsecondsSinceEpoch: next))
         } else {
@@ -223,6 +220,32 @@ final class Daemon {
         if status != lastStatus {
             lastStatus = status
             notifier.status(status)
+        }
+    }
+
+    /// Watches for connections leaving the bus only while someone is subscribed, so an idle daemon
+    /// is not woken each time some other client of the bus disconnects (every `busctl` call on a
+    /// session bus ends with one). When the watch starts, each subscriber is checked once: one may
+    /// have left before the match was in place.
+    private func watchSubscribers() {
+        guard let connection else { return }
+        let subscribers = Set(manager.subscriptions.keys.map(\.subscriber))
+        if subscribers.isEmpty {
+            ownerWatcher?.cancel()
+            ownerWatcher = nil
+            return
+        }
+        guard ownerWatcher == nil else { return }
+        do {
+            ownerWatcher = try NameOwnerWatcher.vanishedConnections(on: connection) { [unowned self] name in
+                manager.forget(subscriber: name)
+                changed()
+            }
+            for name in subscribers.sorted() where try connection.nameOwner(name) == nil {
+                manager.forget(subscriber: name)
+            }
+        } catch {
+            logger.warning("cannot watch subscribers leaving the bus: \(error)")
         }
     }
 

@@ -135,6 +135,34 @@ import TestSupport
         #expect(after - before == 0, "the idle daemon woke \(after - before) times in 10 s")
     }
 
+    @Test("other clients coming and going on the bus do not wake a daemon nobody subscribes to")
+    func otherClientsDoNotWakeAnIdleDaemon() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("Still scrolling, still asleep")
+        let pid = fixture.daemon.process.pid
+        _ = try fixture.property("main", "Text")
+        #expect(try DaemonFixture.waitUntilAsleep(pid: pid), "the daemon never went to sleep after its last reply")
+        let before = try DaemonFixture.contextSwitches(pid: pid)
+        // Five clients connect, ask the bus (not tickerd) something and leave: each departure is a
+        // NameOwnerChanged on the bus, which only a daemon with subscribers needs to see.
+        for _ in 0..<5 {
+            let output = try fixture.busctl(["call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId"])
+            #expect(output.status == 0, "\(output.stderr)")
+        }
+        let after = try DaemonFixture.contextSwitches(pid: pid)
+        #expect(after - before == 0, "the idle daemon woke \(after - before) times while other clients came and went")
+        // A subscriber that leaves is still forgotten (the watch starts with the first subscription).
+        let subscribed = try ChildProcess.run("gdbus", [
+            "call", "--address", fixture.address, "--dest", DaemonFixture.service, "--object-path",
+            DaemonFixture.channelPath("main"), "--method", "\(DaemonFixture.channelInterface).Subscribe", "{}",
+        ])
+        #expect(subscribed.status == 0, "\(subscribed.stderr)")
+        // gdbus exits right after the reply, maybe before the daemon watches the bus: its
+        // subscription must go with it either way.
+        #expect(try fixture.waitForProperty("main", "Subscribers") { ($0.value as? Int) == 0 },
+                "a subscriber that left the bus is still counted")
+    }
+
     @Test func theWatchdogIsPingedFromTheLoopAtHalfItsInterval() throws {
         let fixture = try DaemonFixture(environment: ["WATCHDOG_USEC": "400000"])
         let mark = fixture.daemon.notify.drain()

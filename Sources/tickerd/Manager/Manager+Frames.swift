@@ -33,7 +33,7 @@ extension Manager {
             throw .limitExceeded("there are already \(subscriptions.count) subscriptions, the most there may be")
         }
         subscriptions[key] = FrameStream(columns: Int(width), fps: rate, now: now)
-        if isNew { observer?.manager(self, didEmit: .channelChanged(channel, .subscribers)) }
+        if isNew { emitNow(.channelChanged(channel, .subscribers)) }
         pumpFrames(at: now)
     }
 
@@ -42,7 +42,7 @@ extension Manager {
         _ = try existing(channel)
         let key = SubscriptionKey(subscriber: subscriber, channel: channel)
         guard subscriptions.removeValue(forKey: key) != nil else { return }
-        observer?.manager(self, didEmit: .channelChanged(channel, .subscribers))
+        emitNow(.channelChanged(channel, .subscribers))
     }
 
     /// Forgets every subscription of a connection that left the bus.
@@ -50,8 +50,16 @@ extension Manager {
         let keys = subscriptions.keys.filter { $0.subscriber == subscriber }
         for key in keys {
             subscriptions[key] = nil
-            observer?.manager(self, didEmit: .channelChanged(key.channel, .subscribers))
+            emitNow(.channelChanged(key.channel, .subscribers))
         }
+    }
+
+    /// Delivers `event` at once, as a batch of its own: subscriptions are not stored, so their
+    /// events need no transaction.
+    private func emitNow(_ event: ManagerEvent) {
+        guard let observer else { return }
+        observer.manager(self, didEmit: event)
+        observer.managerDidDeliverEvents(self)
     }
 
     /// How many subscriptions follow `channel`.
