@@ -104,11 +104,11 @@ import TickerModel
     /// What a user can observe of the manager at `t`: its state, each channel's frame, and when
     /// its schedule next changes (queried on a copy, so the manager itself is not advanced).
     func observable(_ manager: Manager, at t: Instant) -> (StateSnapshot, [String], Instant?) {
-        var schedule = manager.schedule
+        var messages = manager.messages
         let frames = manager.channels.keys.sorted().map { name in
             (try? manager.render(channel: name, columns: 23, at: t).text) ?? "?"
         }
-        return (manager.snapshot(), frames, schedule.nextBoundary(after: t))
+        return (manager.snapshot(), frames, messages.nextBoundary(after: t))
     }
 
     @Test(arguments: [UInt64(4), 5, 6])

@@ -76,8 +76,10 @@ public struct Schedule: Sendable {
         slotOfID.reserveCapacity(capacity, in: slots, key: Self.id)
     }
 
-    /// Adds `entry`, replacing any entry with the same id.
-    public mutating func insert(_ entry: ScheduleEntry) {
+    /// Adds `entry`, replacing any entry with the same id; returns the slot that holds it (a
+    /// caller may keep more about each entry in an array of its own, by slot).
+    @discardableResult
+    public mutating func insert(_ entry: ScheduleEntry) -> Int {
         let slot: Int
         if let existing = slotOfID.slot(of: entry.id, in: slots, key: Self.id) {
             slot = Int(existing)
@@ -95,6 +97,28 @@ public struct Schedule: Sendable {
                                                                    nextOccurrence: nil))
         } else {
             update(slot: slot, entry: entry, state: entry.state(at: evaluatedAt))
+        }
+        return slot
+    }
+
+    /// The slot holding the entry with `id`, if the schedule holds one. Slots are reused after
+    /// removals; one stays with its entry until the entry is removed.
+    public func slot(of id: String) -> Int? {
+        slotOfID.slot(of: id, in: slots, key: Self.id).map { Int($0) }
+    }
+
+    /// The entry in `slot`, if any.
+    public func entry(atSlot slot: Int) -> ScheduleEntry? {
+        slots.indices.contains(slot) ? slots[slot]?.entry : nil
+    }
+
+    /// How many slots there are (held or free): every slot number is below it.
+    public var slotCount: Int { slots.count }
+
+    /// Calls `body` with every entry and its slot, in slot order.
+    public func forEachEntry(_ body: (_ slot: Int, _ entry: ScheduleEntry) throws -> Void) rethrows {
+        for slot in slots.indices {
+            if let entry = slots[slot]?.entry { try body(slot, entry) }
         }
     }
 

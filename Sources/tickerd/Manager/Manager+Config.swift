@@ -24,7 +24,6 @@ extension Manager {
             // Room for a large file at once (no doubling while 100k entries arrive); a hint only.
             let expected = max(messages.count, config.messages.count)
             messages.reserveCapacity(expected)
-            schedule.reserveCapacity(expected)
             for message in config.messages {
                 let since = messages[message.id]?.postedAt ?? postedAt
                 if windowRules.hasClosed(message.request, since: since, at: postedAt) {

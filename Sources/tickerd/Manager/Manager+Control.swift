@@ -172,15 +172,13 @@ extension Manager {
     func insert(_ record: MessageRecord) throws(TickerError) {
         let entry = try scheduleEntry(for: record)
         noteUndo(record.id)
-        messages[record.id] = record
-        schedule.insert(entry)
+        messages.set(record, entry: entry)
     }
 
     /// Removes message `id` from the messages and the schedule (nothing when there is none).
     func dropMessage(_ id: String) {
         noteUndo(id)
-        messages[id] = nil
-        schedule.remove(id: id)
+        messages.remove(id)
     }
 
     /// The schedule entry of `record` (its calendar parsed with the host's zones).

@@ -13,7 +13,7 @@ import TickerModel
 final class Manager {
     /// Channels by name.
     var channels = ChannelTable()
-    /// Messages by id (ids are unique across channels).
+    /// Messages by id (ids are unique across channels), with their schedule.
     var messages = MessageTable()
     /// Subscriptions by (subscriber, channel).
     var subscriptions: [SubscriptionKey: FrameStream] = [:]
@@ -31,7 +31,6 @@ final class Manager {
     /// The realtime clock, in µs since the epoch (injected so tests can move time).
     let clock: () -> Instant
 
-    var schedule = Schedule()
     var nextSerial: UInt64 = 1
     /// Events queued by the running transaction, delivered once it is stored.
     var pendingEvents: [ManagerEvent] = []
@@ -82,8 +81,7 @@ final class Manager {
             try persist()
         } catch {
             for (id, record, entry) in (undoLog ?? []).reversed() {
-                messages[id] = record
-                if let entry { schedule.insert(entry) } else { schedule.remove(id: id) }
+                if let record, let entry { messages.set(record, entry: entry) } else { messages.remove(id) }
             }
             messages.restoreUnstored(saved.5)
             (channels, nextSerial, lastEvaluation, stateDue) = (saved.0, saved.1, saved.3, saved.4)
@@ -101,7 +99,7 @@ final class Manager {
     /// Notes message `id` as it is now in the running transaction's undo log.
     func noteUndo(_ id: String) {
         guard undoLog != nil else { return }
-        undoLog?.append((id, messages[id], schedule.entry(id: id)))
+        undoLog?.append((id, messages[id], messages.entry(id: id)))
     }
 
     /// Re-evaluates at `now` without a caller (a timer fired, the clock jumped): the schedule,
@@ -207,11 +205,11 @@ final class Manager {
     /// window has passed for good, applies changed active sets to the timelines (seamlessly,
     /// or at once for urgent newcomers) and queues MessageStarted/MessageEnded.
     func evaluate(at t: Instant) {
-        for id in schedule.endedEntries(at: t) {
+        for id in messages.endedEntries(at: t) {
             dropMessage(id)
         }
         var activeByChannel: [String: [String]] = [:]
-        for entry in schedule.activeEntries(at: t) {
+        for entry in messages.activeEntries(at: t) {
             guard let record = messages[entry.id] else { continue }
             activeByChannel[record.channel, default: []].append(entry.id)
         }
@@ -261,7 +259,7 @@ final class Manager {
     /// The earliest instant after `t` at which the state itself changes (a schedule boundary, a
     /// counter's end, an effect's end), as opposed to frames merely moving on.
     private func nextStateChange(after t: Instant) -> Instant? {
-        var earliest = schedule.nextBoundary(after: t)
+        var earliest = messages.nextBoundary(after: t)
         for channel in channels.values {
             if let due = channel.effects.nextMilestone(after: t) { earliest = min(earliest ?? due, due) }
         }

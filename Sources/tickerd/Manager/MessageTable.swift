@@ -1,20 +1,20 @@
 import TickerModel
 
-/// The daemon's messages by id, stored densely: one array of records and a small index from id to
-/// position, instead of a dictionary of records.
+/// The daemon's messages and their schedule, stored once: each message is its schedule entry (id,
+/// priority, urgency, posting time, window — in the ``Schedule``'s slot) plus a
+/// ``MessagePayload`` (channel, text, effect, the calendar's text) in an array indexed by the
+/// same slot. A ``MessageRecord`` is put together on demand.
 ///
-/// A `Dictionary<String, MessageRecord>` keeps every bucket as wide as a record and has 1.33 to
-/// 2.6 buckets per message (its capacity is a power of two at most ¾ full): ~35 MB for 100k
-/// messages. Here the records sit in one array and the index (``SlotIndex``) holds only their
-/// 4-byte positions, reading the ids from the records (a `[String: Int32]` held each id again:
-/// 5.2 MB at 100k, against 1 MB).
-/// Removal moves the last record into the hole, so the order of `values` is not meaningful.
+/// Records and entries were kept apart before, with an index each: at 100k messages the record
+/// array (112 bytes a message) and its index repeated what the schedule holds; a payload is 64
+/// bytes (docs/benchmarks.md, "Memory").
 ///
 /// The table also notes which ids were added, changed or removed since ``markStored()``, so the
 /// state journal records only those (no copy of the stored state is kept to compare against).
 struct MessageTable: Sendable {
-    private var records: [MessageRecord] = []
-    private var positions = SlotIndex()
+    /// When each message is shown; its slots index `payloads`.
+    private var schedule = Schedule()
+    private var payloads: [MessagePayload?] = []
     /// Ids added, changed or removed since the last ``markStored()``.
     private(set) var unstored: Set<String> = []
     /// How many messages each channel holds (the per-channel limit is checked at every Post).
@@ -24,57 +24,68 @@ struct MessageTable: Sendable {
     init() {}
 
     /// How many messages there are.
-    var count: Int { records.count }
+    var count: Int { schedule.count }
 
     /// Whether there are none.
-    var isEmpty: Bool { records.isEmpty }
+    var isEmpty: Bool { schedule.count == 0 }
 
     /// Every record, in no particular order.
-    var values: [MessageRecord] { records }
-
-    /// Every id, in the order of `values`.
-    var keys: [String] { records.map(\.id) }
-
-    /// How the index reads a record's id.
-    private static func id(_ record: MessageRecord) -> String? { record.id }
-
-    private func position(of id: String) -> Int? {
-        positions.slot(of: id, in: records, key: Self.id).map { Int($0) }
+    var values: [MessageRecord] {
+        var records: [MessageRecord] = []
+        records.reserveCapacity(schedule.count)
+        schedule.forEachEntry { slot, entry in
+            if let payload = payloads[slot] { records.append(payload.record(with: entry)) }
+        }
+        return records
     }
 
-    /// The record with `id`; setting a record adds or replaces it (its `id` must be `id`), setting
-    /// nil removes it.
+    /// Every id, in the order of `values`.
+    var keys: [String] { values.map(\.id) }
+
+    /// The record with `id`.
     subscript(id: String) -> MessageRecord? {
-        get {
-            position(of: id).map { records[$0] }
-        }
-        set {
-            if let record = newValue {
-                if let position = position(of: id) {
-                    let old = records[position]
-                    guard old != record else { return }
-                    records[position] = record
-                    unstored.insert(id)
-                    if old.channel != record.channel {
-                        countByChannel[old.channel, default: 1] -= 1
-                        countByChannel[record.channel, default: 0] += 1
-                    }
-                } else {
-                    unstored.insert(id)
-                    countByChannel[record.channel, default: 0] += 1
-                    positions.insert(id, slot: Int32(records.count), in: records, key: Self.id)
-                    records.append(record)
-                }
-            } else if let position = positions.remove(id, in: records, key: Self.id) {
-                unstored.insert(id)
-                countByChannel[records[Int(position)].channel, default: 1] -= 1
-                let last = records.removeLast()
-                if Int(position) < records.count {
-                    records[Int(position)] = last
-                    positions.move(last.id, from: Int32(records.count), to: position)
-                }
+        guard let slot = schedule.slot(of: id), let entry = schedule.entry(atSlot: slot),
+              let payload = payloads[slot] else { return nil }
+        return payload.record(with: entry)
+    }
+
+    /// The schedule entry of message `id`.
+    func entry(id: String) -> ScheduleEntry? {
+        schedule.entry(id: id)
+    }
+
+    /// Adds or replaces `record`, with `entry` its schedule entry (same id; the manager parses its
+    /// calendar with the host's zones).
+    mutating func set(_ record: MessageRecord, entry: ScheduleEntry) {
+        let old = self[record.id]
+        if let old {
+            guard old != record else {
+                // The same record; its calendar may still parse differently (other zones).
+                if schedule.entry(id: record.id) != entry { schedule.insert(entry) }
+                return
             }
+            if old.channel != record.channel {
+                countByChannel[old.channel, default: 1] -= 1
+                countByChannel[record.channel, default: 0] += 1
+            }
+        } else {
+            countByChannel[record.channel, default: 0] += 1
         }
+        unstored.insert(record.id)
+        let slot = schedule.insert(entry)
+        if slot >= payloads.count {
+            payloads.append(contentsOf: repeatElement(nil, count: slot - payloads.count + 1))
+        }
+        payloads[slot] = MessagePayload(record)
+    }
+
+    /// Removes message `id` (nothing when there is none).
+    mutating func remove(_ id: String) {
+        guard let slot = schedule.slot(of: id), let payload = payloads[slot] else { return }
+        unstored.insert(id)
+        countByChannel[payload.channel, default: 1] -= 1
+        schedule.remove(id: id)
+        payloads[slot] = nil
     }
 
     /// How many messages `channel` holds.
@@ -93,11 +104,27 @@ struct MessageTable: Sendable {
     }
 
     /// Makes room for `capacity` messages at once (a configuration file with many of them), and
-    /// an eighth more in the array for Posts: the first Post after a full array would double it (a
-    /// copy of every record, +12 MB resident at 100k). Array capacity never written stays unmapped;
-    /// the index is not padded (its buckets are all touched, and it keeps half free anyway).
+    /// an eighth more for Posts (``Schedule/reserveCapacity(_:)``); capacity never written stays
+    /// unmapped.
     mutating func reserveCapacity(_ capacity: Int) {
-        records.reserveCapacity(capacity + capacity / 8)
-        positions.reserveCapacity(capacity, in: records, key: Self.id)
+        schedule.reserveCapacity(capacity)
+        payloads.reserveCapacity(capacity + capacity / 8)
+    }
+
+    // MARK: The schedule's questions
+
+    /// The messages on their tapes at `t`, in tape order (``Schedule/activeEntries(at:)``).
+    mutating func activeEntries(at t: Instant) -> [ActiveScheduleEntry] {
+        schedule.activeEntries(at: t)
+    }
+
+    /// The ids of messages whose window has passed for good at `t`.
+    mutating func endedEntries(at t: Instant) -> [String] {
+        schedule.endedEntries(at: t)
+    }
+
+    /// The next instant after `t` at which the messages on the tapes change.
+    mutating func nextBoundary(after t: Instant) -> Instant? {
+        schedule.nextBoundary(after: t)
     }
 }
