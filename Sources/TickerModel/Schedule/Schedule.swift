@@ -112,9 +112,6 @@ public struct Schedule: Sendable {
         slots.indices.contains(slot) ? slots[slot]?.entry : nil
     }
 
-    /// How many slots there are (held or free): every slot number is below it.
-    public var slotCount: Int { slots.count }
-
     /// Calls `body` with every entry and its slot, in slot order.
     public func forEachEntry(_ body: (_ slot: Int, _ entry: ScheduleEntry) throws -> Void) rethrows {
         for slot in slots.indices {

@@ -26,9 +26,6 @@ struct MessageTable: Sendable {
     /// How many messages there are.
     var count: Int { schedule.count }
 
-    /// Whether there are none.
-    var isEmpty: Bool { schedule.count == 0 }
-
     /// Every record, in no particular order.
     var values: [MessageRecord] {
         var records: [MessageRecord] = []
@@ -40,7 +37,14 @@ struct MessageTable: Sendable {
     }
 
     /// Every id, in the order of `values`.
-    var keys: [String] { values.map(\.id) }
+    var keys: [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(schedule.count)
+        schedule.forEachEntry { slot, entry in
+            if payloads[slot] != nil { ids.append(entry.id) }
+        }
+        return ids
+    }
 
     /// The record with `id`.
     subscript(id: String) -> MessageRecord? {
