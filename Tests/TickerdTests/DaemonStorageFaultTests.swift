@@ -173,6 +173,11 @@ struct DaemonStorageFaultTests {
         let fixture = try DaemonFixture(wrapper: mount.wrapper)
         let filler = mount.inside(fixture.daemon.stateDirectory) + "/filler"
         let client = try FuzzClient(address: fixture.address)
+        // Every signal the daemon sends, as an independent peer sees it: a refused change must
+        // not be heard of (its signals are built while its record is written, and dropped).
+        let monitor = try ChildProcess("dbus-monitor", ["--address", fixture.address, "type='signal'"])
+        defer { monitor.kill() }
+        #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("NameAcquired") })
         var stored = [Self.text("main kept")]
         var refused: [String] = []
         var columns = 80
@@ -221,6 +226,17 @@ struct DaemonStorageFaultTests {
         let after = Self.text("main after space returned")
         #expect(Self.post(client, after) == nil)
         stored.append(after)
+        // The monitor has seen everything up to this Post once it shows its text; none of the
+        // refused texts (nor a channel object for a refused new channel) was ever published.
+        #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("[main after space returned]") })
+        for text in refused {
+            #expect(!monitor.standardOutput.contains(String(text.prefix(24))), "a refused Post was published: \(text.prefix(24))")
+        }
+        if refused.contains(fresh) {
+            #expect(!monitor.standardOutput.contains("channel/brandnew"), "a refused new channel was announced")
+            let tree = try ChildProcess.run("busctl", ["--address=\(fixture.address)", "tree", "--list", DaemonFixture.service]).stdout
+            #expect(!tree.contains("channel/brandnew"), "a refused new channel is still exported: \(tree)")
+        }
         try Self.killAndStart(fixture)
         try Self.expectAnswersHold(fixture, client, mount: mount, stored: stored, refused: refused, columns: columns, "after kill -9")
 

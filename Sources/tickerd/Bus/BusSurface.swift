@@ -73,10 +73,14 @@ final class BusSurface: ManagerObserver {
     }
 
     func managerDidDeliverEvents(_ manager: Manager) {
-        // Log lines follow all of the change's signals, so no subscriber waits for them.
+        // Log lines follow all of the change's signals and the reply to the call that made it
+        // (they are written at the end of the current dispatch), so no one waits for them.
         let events = deliveredEvents
         deliveredEvents.removeAll()
-        for event in events { onEvent?(event) }
+        guard !events.isEmpty else { return }
+        connection.loop.runSoon { [weak self] in
+            for event in events { self?.onEvent?(event) }
+        }
     }
 
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool {
