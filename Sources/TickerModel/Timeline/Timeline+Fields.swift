@@ -44,25 +44,21 @@ extension Timeline {
 
     /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
     public var fields: [String: TimelineValue] {
-        // Room for every key at once: the literal's 12 would be rehashed into a larger table by the
-        // optional keys below.
+        // Room for every key at once (else the optional keys below rehash the table), filled one by
+        // one rather than from a literal (an array built and freed per call).
         var fields = [String: TimelineValue](minimumCapacity: 22)
-        for (key, value) in [
-            Key.tape: .string(tape.text),
-            Key.gap: .string(tape.gap),
-            Key.width: .double(Double(tape.width)),
-            Key.anchor: .int64(anchor),
-            Key.position: .double(position),
-            Key.speed: .double(speed),
-            Key.mode: .string(mode.rawValue),
-            Key.delay: .int64(delay),
-            Key.easing: .string(easing.rawValue),
-            Key.loops: .uint32(loops),
-            Key.direction: .string(direction.rawValue),
-            Key.align: .string(align.rawValue),
-        ] as KeyValuePairs<String, TimelineValue> {
-            fields[key] = value
-        }
+        fields[Key.tape] = .string(tape.text)
+        fields[Key.gap] = .string(tape.gap)
+        fields[Key.width] = .double(Double(tape.width))
+        fields[Key.anchor] = .int64(anchor)
+        fields[Key.position] = .double(position)
+        fields[Key.speed] = .double(speed)
+        fields[Key.mode] = .string(mode.rawValue)
+        fields[Key.delay] = .int64(delay)
+        fields[Key.easing] = .string(easing.rawValue)
+        fields[Key.loops] = .uint32(loops)
+        fields[Key.direction] = .string(direction.rawValue)
+        fields[Key.align] = .string(align.rawValue)
         if let cycleDuration { fields[Key.cycle] = .int64(cycleDuration) }
         if let pending {
             fields[Key.next] = .string(pending.tape.text)

@@ -24,12 +24,22 @@ final class JSONStreamWriter {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let count = utf8.count
             var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
+            var index = 0
+            while index < count {
+                // Eight bytes at a time while none of them needs escaping (texts rarely hold one).
+                while index + 8 <= count,
+                      !mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                    index += 8
+                }
+                guard index < count else { break }
+                let byte = base[index]
+                index += 1
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index - 1)]))
+                runStart = index
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
                     bytes.append(UInt8(ascii: "\\"))
@@ -41,6 +51,17 @@ final class JSONStreamWriter {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether one of the eight bytes of `word` may be a quote, a backslash or a control
+    /// character (never false when one is; the caller then looks at each byte).
+    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below 0x20 borrows into its high bit; a byte equal to n turns to 0 under `^ n`.
+        func hasByteBelow(_ limit: UInt64) -> Bool { (word &- ones &* limit) & ~word & highs != 0 }
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        return hasByteBelow(0x20) || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
     }
 
     /// `\u00XX` for a control character.
