@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 @testable import TickerModel
 
@@ -28,6 +29,31 @@ import Testing
     func passes() throws {
         let text = "Grüße 漢字 👩\u{200D}👩\u{200D}👧 e\u{301} שלום \u{200B}"
         #expect(try TextSanitizer.sanitize(text) == text)
+    }
+
+    @Test("the printable-ASCII shortcut answers as the scalar-by-scalar path does, at and around every limit")
+    func asciiShortcutMatchesTheScalarPath() throws {
+        // Bytes at the shortcut's edges (0x1F, 0x20, 0x7E, 0x7F), the replaced ones, and a
+        // non-ASCII letter that must leave the shortcut.
+        let alphabet: [Unicode.Scalar] = ["\u{1F}", " ", "~", "\u{7F}", "\t", "\n", "\r", "a", "Z", "0", "{", "}", "\"", "é"]
+        var rng = SeededRandom(seed: 0x5A17)
+        var shortcuts = 0
+        for round in 0..<4000 {
+            var text = String.UnicodeScalarView()
+            for _ in 0..<(round % 13) {
+                // Mostly printable ASCII, so the shortcut is taken often.
+                let pick = Int.random(in: 0..<4, using: &rng) == 0
+                    ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] : alphabet[Int.random(in: 7..<13, using: &rng)]
+                text.append(pick)
+            }
+            let string = String(text)
+            let limits = Limits(clustersPerMessage: Int.random(in: 1...12, using: &rng))
+            if TextSanitizer.printableASCIICount(string) != nil { shortcuts += 1 }
+            let fast = Result { () throws(TextError) in try TextSanitizer.sanitize(string, limits: limits) }
+            let slow = Result { () throws(TextError) in try TextSanitizer.sanitizeScalars(string, limits: limits) }
+            #expect(fast == slow, "\(string.debugDescription) with \(limits.clustersPerMessage)")
+        }
+        #expect(shortcuts > 1000)
     }
 
     @Test("the cluster limit is configurable")

@@ -151,7 +151,7 @@ struct JSONObjectFields {
 
     /// Starts the member `name` (its value is written next).
     mutating func key(_ name: StaticString) {
-        writer.writeRaw(first ? "\"" : ",\"")
+        if first { writer.writeLiteral("\"") } else { writer.writeLiteral(",\"") }
         first = false
         name.withUTF8Buffer { writer.writeBytes($0) }
         writer.writeLiteral("\":")
