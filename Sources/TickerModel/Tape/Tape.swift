@@ -51,40 +51,49 @@ public struct Tape: Sendable {
         var bytes = [UInt8]()
         bytes.reserveCapacity(text.utf8.count)
         bytes.append(contentsOf: text.utf8)
-        var byteStart = [Int]()
-        var cellStart = [Int]()
         // At most one cluster per scalar: the bytes that do not continue a UTF-8 sequence.
         let scalars = bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        byteStart.reserveCapacity(scalars + 1)
-        cellStart.reserveCapacity(scalars + 1)
-        var byte = 0
         var cell = 0
         var contentClusters = 0
         var contentCells = 0
-        while byte < bytes.count {
-            let clusterBytes: Int
-            let clusterCells: Int
-            let lead = bytes[byte]
-            if lead >= 0x20, lead < 0x7F, byte + 1 == bytes.count || bytes[byte + 1] < 0x80 {
-                clusterBytes = 1
-                clusterCells = 1
-            } else {
-                let start = text.utf8.index(text.utf8.startIndex, offsetBy: byte)
-                guard let cluster = text[start...].first else { break }
-                clusterBytes = cluster.utf8.count
-                clusterCells = CellWidth.of(cluster)
+        var clusters = 0
+        var cellStart: [Int] = []
+        // Both offset arrays are filled in place (no capacity check per cluster).
+        let byteStart = [Int](unsafeUninitializedCapacity: scalars + 1) { byteOut, byteCount in
+            cellStart = [Int](unsafeUninitializedCapacity: scalars + 1) { cellOut, cellCount in
+                bytes.withUnsafeBufferPointer { raw in
+                    var byte = 0
+                    while byte < raw.count {
+                        let clusterBytes: Int
+                        let clusterCells: Int
+                        let lead = raw[byte]
+                        if lead >= 0x20, lead < 0x7F, byte + 1 == raw.count || raw[byte + 1] < 0x80 {
+                            clusterBytes = 1
+                            clusterCells = 1
+                        } else {
+                            let start = text.utf8.index(text.utf8.startIndex, offsetBy: byte)
+                            guard let cluster = text[start...].first else { break }
+                            clusterBytes = cluster.utf8.count
+                            clusterCells = CellWidth.of(cluster)
+                        }
+                        byteOut[clusters] = byte
+                        cellOut[clusters] = cell
+                        clusters += 1
+                        cell += clusterCells
+                        if byte < contentBytes {
+                            contentClusters += 1
+                            contentCells = cell
+                        }
+                        byte += clusterBytes
+                    }
+                    byteOut[clusters] = byte
+                    cellOut[clusters] = cell
+                    clusters += 1
+                }
+                cellCount = clusters
             }
-            byteStart.append(byte)
-            cellStart.append(cell)
-            cell += clusterCells
-            if byte < contentBytes {
-                contentClusters += 1
-                contentCells = cell
-            }
-            byte += clusterBytes
+            byteCount = clusters
         }
-        byteStart.append(byte)
-        cellStart.append(cell)
         self.bytes = bytes
         self.byteStart = byteStart
         self.cellStart = cellStart
