@@ -73,13 +73,19 @@ extension Tape {
 
     /// Maximal runs of clusters other than U+0020 among `clusters`.
     func words(in clusters: Range<Int>) -> Int {
-        var count = 0
-        var inWord = false
-        for index in clusters {
-            let space = isSpace(index)
-            if !space, !inWord { count += 1 }
-            inWord = !space
+        // ``isSpace(_:)`` cluster by cluster, over the raw buffers (every message of every tape).
+        byteStart.withUnsafeBufferPointer { starts in
+            bytes.withUnsafeBufferPointer { raw in
+                var count = 0
+                var inWord = false
+                for index in clusters {
+                    let start = starts[index]
+                    let space = starts[index + 1] - start == 1 && raw[start] == UInt8(ascii: " ")
+                    if !space, !inWord { count += 1 }
+                    inWord = !space
+                }
+                return count
+            }
         }
-        return count
     }
 }
