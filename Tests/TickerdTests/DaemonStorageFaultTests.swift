@@ -79,8 +79,8 @@ struct DaemonStorageFaultTests {
     static let storageFailed = TickerErrorName.prefix + "StorageFailed"
 
     /// Posts `text` to `channel`; the D-Bus error name when it is refused, nil when stored.
-    static func post(_ client: FuzzClient, _ text: String, channel: String = "main") -> String? {
-        call(client, "Post", [.string(channel), .string(text), .vardict([:])])
+    static func post(_ client: FuzzClient, _ text: String, channel: String = "main", id: String? = nil) -> String? {
+        call(client, "Post", [.string(channel), .string(text), .vardict(id.map { ["id": .string($0)] } ?? [:])])
     }
 
     /// Sets `main`'s `columns`; the D-Bus error name when it is refused, nil when stored.
@@ -196,12 +196,15 @@ struct DaemonStorageFaultTests {
         let answeredBeforeFill = stored.count
         // At most 100 Posts of ~300 characters: far more than the zeros ahead of the records hold
         // (each record holds `main` with every text on its tape, so they grow as they go).
+        var refusedIDs: [String] = []
         for index in 0..<100 {
             let text = Self.text("main full \(index)")
-            let answer = Self.post(client, text)
+            // Ids of their own: a refused Post's generated id would be given to the next one.
+            let answer = Self.post(client, text, id: "full-\(index)")
             if answer == nil { stored.append(text); continue }
             #expect(answer == Self.storageFailed)
             refused.append(text)
+            refusedIDs.append("full-\(index)")
             break
         }
         let answeredWhenFull = stored.count - answeredBeforeFill
@@ -231,6 +234,12 @@ struct DaemonStorageFaultTests {
         #expect(monitor.waitForOutput(timeout: .seconds(10)) { $0.contains("[main after space returned]") })
         for text in refused {
             #expect(!monitor.standardOutput.contains(String(text.prefix(24))), "a refused Post was published: \(text.prefix(24))")
+        }
+        // Its MessageStarted is built before the write (to go out the moment it is durable) and
+        // must be dropped with it.
+        #expect(monitor.standardOutput.contains("\"full-0\""), "the monitor saw no MessageStarted of a stored Post")
+        for id in refusedIDs {
+            #expect(!monitor.standardOutput.contains("\"\(id)\""), "a refused Post's MessageStarted was sent: \(id)")
         }
         if refused.contains(fresh) {
             #expect(!monitor.standardOutput.contains("channel/brandnew"), "a refused new channel was announced")
