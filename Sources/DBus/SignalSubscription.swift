@@ -75,17 +75,6 @@ extension Connection {
         path: ObjectPath, interface: String, member: String, arguments: [DBusValue] = [],
         destination: String? = nil
     ) throws {
-        try send(signalMessage(
-            path: path, interface: interface, member: member, arguments: arguments, destination: destination))
-    }
-
-    /// The message ``emitSignal(path:interface:member:arguments:destination:)`` sends, built but
-    /// not sent: a sender can build a signal ahead of the moment it may go out, then ``send(_:)``
-    /// it. Checked against the declared signature the same way.
-    public func signalMessage(
-        path: ObjectPath, interface: String, member: String, arguments: [DBusValue] = [],
-        destination: String? = nil
-    ) throws -> Message {
         if let declared = router.objects.objects[path]?.interface(named: interface)?.signals
             .first(where: { $0.name == member }) {
             let expected = declared.arguments.map(\.type.signature).joined()
@@ -97,6 +86,6 @@ extension Connection {
         let message = try Message.signal(path: path, interface: interface, member: member)
         try message.setDestination(destination)
         try message.append(arguments)
-        return message
+        try send(message)
     }
 }

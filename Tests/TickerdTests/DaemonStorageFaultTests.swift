@@ -235,8 +235,7 @@ struct DaemonStorageFaultTests {
         for text in refused {
             #expect(!monitor.standardOutput.contains(String(text.prefix(24))), "a refused Post was published: \(text.prefix(24))")
         }
-        // Its MessageStarted is built before the write (to go out the moment it is durable) and
-        // must be dropped with it.
+        // Nor was its MessageStarted (its id is its own: a generated one would be given again).
         #expect(monitor.standardOutput.contains("\"full-0\""), "the monitor saw no MessageStarted of a stored Post")
         for id in refusedIDs {
             #expect(!monitor.standardOutput.contains("\"\(id)\""), "a refused Post's MessageStarted was sent: \(id)")

@@ -17,12 +17,7 @@ import TickerModel
         var frames: [(Frame, String, String?)] = []
         /// How many events each delivered batch held.
         var batches: [Int] = []
-        /// The events announced before each store (`willStore`).
-        var announced: [[ManagerEvent]] = []
         private var batch = 0
-        func manager(_ manager: Manager, willStore events: [ManagerEvent]) {
-            announced.append(events)
-        }
         func manager(_ manager: Manager, didEmit event: ManagerEvent) {
             events.append(event)
             batch += 1
@@ -44,34 +39,6 @@ import TickerModel
         let recorder = Recorder()
         manager.observer = recorder
         return (manager, recorder)
-    }
-
-    /// A change's events are announced before its store (so their signals can be built while
-    /// nothing is sent) and delivered, the same ones in the same order, only once it is stored;
-    /// a refused change is announced and never delivered.
-    @Test func eventsAreAnnouncedBeforeTheStoreAndDeliveredOnlyAfterIt() throws {
-        let clock = ManualClock(Self.base)
-        let (manager, recorder) = makeManager(clock)
-        let store = MemoryStore()
-        manager.store = store
-        var request = MessageRequest()
-        request.id = "first"
-        _ = try manager.post(channel: "main", text: "first", request: request)
-        #expect(recorder.announced.count == 1)
-        #expect(recorder.announced.last == recorder.events)
-        #expect(recorder.events.contains(.messageStarted(channel: "main", id: "first")))
-        store.failing = true
-        request.id = "refused"
-        clock.now += 1_000
-        #expect(throws: TickerError.self) { try manager.post(channel: "main", text: "refused", request: request) }
-        #expect(recorder.announced.count == 2)
-        #expect(recorder.announced.last?.contains(.messageStarted(channel: "main", id: "refused")) == true)
-        #expect(!recorder.events.contains(.messageStarted(channel: "main", id: "refused")))
-        store.failing = false
-        let delivered = recorder.events.count
-        try manager.remove(id: "first")
-        #expect(recorder.announced.last == Array(recorder.events[delivered...]))
-        #expect(recorder.events[delivered...].contains(.messageEnded(channel: "main", id: "first", reason: .removed)))
     }
 
     @Test func aWallClockJumpReEvaluatesTheScheduleAtOnce() throws {

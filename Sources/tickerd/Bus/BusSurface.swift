@@ -26,11 +26,6 @@ final class BusSurface: ManagerObserver {
     private var deliveredEvents: [ManagerEvent] = []
     /// Whether an `onChange` call is already queued for the end of the current dispatch.
     private var changePending = false
-    /// The change being stored's message signals (MessageStarted, MessageEnded, ValueReached),
-    /// built before its record is written, in event order: once it is durable they only need
-    /// sending (building one after the write, on a cache the wait for the disk has cooled, took
-    /// ~40 µs of the ~50 between the write and MessageStarted leaving).
-    private var prebuilt: [(event: ManagerEvent, message: Message)] = []
 
     /// A surface for `manager` on `connection`.
     init(connection: Connection, manager: Manager) throws {
@@ -50,39 +45,8 @@ final class BusSurface: ManagerObserver {
 
     // MARK: ManagerObserver
 
-    func manager(_ manager: Manager, willStore events: [ManagerEvent]) {
-        prebuilt.removeAll(keepingCapacity: true)
-        for event in events {
-            // Built from the event alone (no state is read): nothing here can go stale.
-            guard let signal = try? messageSignal(for: event) else { continue }
-            prebuilt.append((event, signal))
-        }
-    }
-
-    /// The signal of a message event, built and not sent; nil for events that publish properties.
-    private func messageSignal(for event: ManagerEvent) throws -> Message? {
-        let (member, arguments): (String, [DBusValue])
-        switch event {
-        case let .messageStarted(channel, id):
-            (member, arguments) = ("MessageStarted", [.string(channel), .string(id)])
-        case let .messageEnded(channel, id, reason):
-            (member, arguments) = ("MessageEnded", [.string(channel), .string(id), .uint32(reason.rawValue)])
-        case let .valueReached(channel, name, value):
-            (member, arguments) = ("ValueReached", [.string(channel), .string(name), .double(value)])
-        case .channelAdded, .channelChanged:
-            return nil
-        }
-        return try connection.signalMessage(
-            path: managerPath, interface: BusNames.managerInterface, member: member, arguments: arguments)
-    }
-
     func manager(_ manager: Manager, didEmit event: ManagerEvent) {
         do {
-            if let index = prebuilt.firstIndex(where: { $0.event == event }) {
-                try connection.send(prebuilt.remove(at: index).message)
-                if onEvent != nil { deliveredEvents.append(event) }
-                return
-            }
             switch event {
             case let .channelAdded(name):
                 try exportChannel(name)
@@ -109,7 +73,6 @@ final class BusSurface: ManagerObserver {
     }
 
     func managerDidDeliverEvents(_ manager: Manager) {
-        prebuilt.removeAll(keepingCapacity: true)
         // Log lines follow all of the change's signals and the reply to the call that made it
         // (they are written at the end of the current dispatch), so no one waits for them.
         let events = deliveredEvents

@@ -78,7 +78,6 @@ final class Manager {
         do {
             result = try body()
             evaluate(at: now)
-            if !pendingEvents.isEmpty { observer?.manager(self, willStore: pendingEvents) }
             try persist()
         } catch {
             for (id, record, entry) in (undoLog ?? []).reversed() {
@@ -123,7 +122,6 @@ final class Manager {
             }
         }
         evaluate(at: t)
-        if !pendingEvents.isEmpty { observer?.manager(self, willStore: pendingEvents) }
         var failure: TickerError?
         do { try persist() } catch { failure = error }
         deliverEvents()

@@ -46,10 +46,6 @@ enum ManagerEvent: Sendable, Equatable {
 
 /// Receives the manager's events and frames; the bus surface implements it.
 protocol ManagerObserver: AnyObject {
-    /// The events of a change about to be stored, before it is written: the observer may build
-    /// what they publish now, but must publish nothing before `manager(_:didEmit:)` (which
-    /// follows only if the change is stored; a later call replaces these events).
-    func manager(_ manager: Manager, willStore events: [ManagerEvent])
     /// An event, delivered only once the change it reports is stored.
     func manager(_ manager: Manager, didEmit event: ManagerEvent)
     /// The events of one stored change have all been delivered (their signals are out): the time
@@ -58,9 +54,4 @@ protocol ManagerObserver: AnyObject {
     /// A frame for one subscriber (`destination`), or a broadcast (`destination` nil); false when
     /// it was dropped (the bus is not taking frames now), so the stream tries again next interval.
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool
-}
-
-extension ManagerObserver {
-    /// Builds nothing ahead.
-    func manager(_ manager: Manager, willStore events: [ManagerEvent]) {}
 }
