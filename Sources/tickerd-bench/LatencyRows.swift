@@ -22,6 +22,7 @@ enum LatencyRows {
             row("Post → MessageStarted seen by a client", samples.messageStarted, posts, note: floorNote),
             row("Post → PropertiesChanged(Messages) seen by a client", samples.messagesChanged, posts, note: floorNote),
             floorRow("floor: Peer.Ping round trip to tickerd (same client, same bus)", samples.ping, posts),
+            floorRow("Peer.Ping answered through the client's event loop (as Posts are)", samples.pingThroughLoop, posts),
             floorRow(
                 "floor: append \(PostLatency.probeRecordSize) B + fdatasync beside the state folder", samples.durableWrite, posts),
         ]

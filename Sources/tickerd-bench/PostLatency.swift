@@ -16,8 +16,11 @@ struct PostLatency {
         var messageStarted: [Double] = []
         /// Post → PropertiesChanged of the channel whose `Messages` holds the id.
         var messagesChanged: [Double] = []
-        /// Peer.Ping round trips to tickerd.
+        /// Peer.Ping round trips to tickerd, with a blocking call.
         var ping: [Double] = []
+        /// Peer.Ping round trips to tickerd whose answer is received by the client's event loop,
+        /// as the Post's answer and signals are.
+        var pingThroughLoop: [Double] = []
         /// Append of `probeRecordSize` bytes + fdatasync beside the state folder.
         var durableWrite: [Double] = []
     }
@@ -85,12 +88,29 @@ struct PostLatency {
             let written = ContinuousClock.now
             let wrote = record.withUnsafeBytes { write(probe, $0.baseAddress, $0.count) }
             guard wrote == record.count, fdatasync(probe) == 0 else { throw BenchError("probe write failed: errno \(errno)") }
+            let wroteAt = ContinuousClock.now
+            let throughLoop = try pingThroughLoop(connection: connection, loop: loop, state: state)
             if index >= warmUp {
                 samples.ping.append((written - pinged).seconds)
-                samples.durableWrite.append((ContinuousClock.now - written).seconds)
+                samples.durableWrite.append((wroteAt - written).seconds)
+                samples.pingThroughLoop.append(throughLoop)
             }
         }
         return samples
+    }
+
+    /// One Peer.Ping whose answer the client's event loop receives; its round trip in seconds.
+    private func pingThroughLoop(connection: Connection, loop: EventLoop, state: PostState) throws -> Double {
+        state.reply = nil
+        let message = try Message.methodCall(
+            destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
+            interface: "org.freedesktop.DBus.Peer", member: "Ping")
+        let sent = ContinuousClock.now
+        try connection.call(message, timeout: .seconds(10)) { result in state.reply = result }
+        guard loop.run(timeout: .seconds(10), until: { state.reply != nil }) else {
+            throw BenchError("Ping through the event loop: no answer within 10 s")
+        }
+        return (ContinuousClock.now - sent).seconds
     }
 
     private func postOnce(id: String, connection: Connection, loop: EventLoop, state: PostState) throws -> (Double, Double) {

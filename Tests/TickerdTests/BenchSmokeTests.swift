@@ -13,6 +13,7 @@ import Testing
         "daemon CPU, 10 subscribers × 10 fps × 40 columns",
         "Post → MessageStarted seen by a client",
         "Post → PropertiesChanged(Messages) seen by a client",
+        "Peer.Ping answered through the client's event loop",
         "Frame signals received",
         "start → READY=1",
         "RSS with 1000 scheduled messages",
