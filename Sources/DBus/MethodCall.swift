@@ -65,6 +65,8 @@ public final class MethodReply {
             let reply = try call.makeReturn()
             try reply.append(values)
             try connection.send(reply)
+            // The caller waits for it: the bus forwards it before whatever follows the call.
+            connection.yieldToBus()
         } catch {
             isCompleted = false
             fail(error)
