@@ -31,10 +31,7 @@ public enum EffectFields {
         var text: [UInt8] = []
         text.reserveCapacity(40 * (layout.messages.count + layout.fields.count))
         for span in layout.messages {
-            if !text.isEmpty { text.append(UInt8(ascii: "\n")) }
-            text.append(UInt8(ascii: "m"))
-            text.append(UInt8(ascii: " "))
-            appendEscaped(span.key, to: &text)
+            startLine(UInt8(ascii: "m"), span.key, in: &text)
             appendNumber(span.clusters.lowerBound, to: &text)
             appendNumber(span.clusters.upperBound, to: &text)
             appendNumber(span.cells.lowerBound, to: &text)
@@ -42,14 +39,19 @@ public enum EffectFields {
             appendNumber(span.words, to: &text)
         }
         for field in layout.fields {
-            if !text.isEmpty { text.append(UInt8(ascii: "\n")) }
-            text.append(UInt8(ascii: "f"))
-            text.append(UInt8(ascii: " "))
-            appendEscaped(field.name, to: &text)
+            startLine(UInt8(ascii: "f"), field.name, in: &text)
             appendNumber(field.clusters.lowerBound, to: &text)
             appendNumber(field.clusters.upperBound, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Starts a line `<kind> <escaped name>`, after a line break unless it is the first.
+    private static func startLine(_ kind: UInt8, _ name: String, in text: inout [UInt8]) {
+        if !text.isEmpty { text.append(UInt8(ascii: "\n")) }
+        text.append(kind)
+        text.append(UInt8(ascii: " "))
+        appendEscaped(name, to: &text)
     }
 
     /// Appends a space and `number` in decimal, as `String(number)` writes it.
