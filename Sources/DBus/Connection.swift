@@ -25,6 +25,8 @@ public final class Connection {
     public let uniqueName: String
     private let bridge: LibdbusEventBridge
     let router: MessageRouter
+    /// Writes ``WireMessage``s to the socket when libdbus has nothing queued.
+    let wireSender: WireSender
     /// Whether ``close()`` has not been called yet.
     public private(set) var isOpen = true
 
@@ -74,6 +76,7 @@ public final class Connection {
         uniqueName = String(cString: name)
         bridge = LibdbusEventBridge(loop: loop, connection: connection)
         router = MessageRouter()
+        wireSender = WireSender(connection: connection)
         router.connection = self
         do {
             try router.install(on: connection)
@@ -120,6 +123,14 @@ public final class Connection {
         var serial: UInt32 = 0
         guard dbus_connection_send(raw, message.raw, &serial) != 0 else { throw DBusError.noMemory }
         return serial
+    }
+
+    /// Sends `message` (built without libdbus): written straight to the socket when nothing is
+    /// queued before it, else queued behind what is. Throws `Disconnected` when the connection is
+    /// closed and `InvalidArgs` when libdbus refuses the bytes.
+    public func send(_ message: WireMessage) throws {
+        guard isConnected else { throw DBusError.disconnected() }
+        try wireSender.send(message)
     }
 
     /// Lets the bus daemon run now if it waits for this thread's CPU: call it after sending what

@@ -62,9 +62,14 @@ public final class MethodReply {
         isCompleted = true
         guard call.expectsReply, let connection else { return }
         do {
-            let reply = try call.makeReturn()
-            try reply.append(values)
-            try connection.send(reply)
+            if let body = try WireBody.unlessFileDescriptors(values) {
+                guard call.kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
+                try connection.send(try WireMessage.methodReturn(replySerial: call.serial, destination: call.sender, body: body))
+            } else {
+                let reply = try call.makeReturn()
+                try reply.append(values)
+                try connection.send(reply)
+            }
             // The caller waits for it: the bus forwards it before whatever follows the call.
             connection.yieldToBus()
         } catch {

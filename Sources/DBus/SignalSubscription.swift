@@ -83,9 +83,13 @@ extension Connection {
                 throw DBusError.invalidArgs("signal \(interface).\(member) declares '\(expected)', got '\(actual)'")
             }
         }
-        let message = try Message.signal(path: path, interface: interface, member: member)
-        try message.setDestination(destination)
-        try message.append(arguments)
-        try send(message)
+        if let body = try WireBody.unlessFileDescriptors(arguments) {
+            try send(try WireMessage.signal(path: path, interface: interface, member: member, destination: destination, body: body))
+        } else {
+            let message = try Message.signal(path: path, interface: interface, member: member)
+            try message.setDestination(destination)
+            try message.append(arguments)
+            try send(message)
+        }
     }
 }

@@ -90,9 +90,7 @@ final class BusSurface: ManagerObserver {
             return false
         }
         do {
-            let message = try frameSignals.signal(for: frame, channel: channel)
-            try message.setDestination(destination)
-            _ = try connection.send(message)
+            try connection.send(try frameSignals.signal(for: frame, channel: channel, to: destination))
             return true
         } catch {
             onError?("could not send a frame of '\(channel)': \(error)")

@@ -1,27 +1,30 @@
 import DBus
 import TickerModel
 
-/// The `Frame` signal last marshalled, so that subscribers getting the same frame of the same
-/// channel in one pass (same columns, same instant) share one marshalling: each is sent a copy
-/// with its own destination. Marshalling through libdbus's iterators is most of a frame's cost.
+/// The `Frame` signal body last encoded, so that subscribers getting the same frame of the same
+/// channel in one pass (same columns, same instant) share one encoding: each is sent a message
+/// with its own destination around it.
 final class FrameSignalCache {
     private var channel = ""
     private var frame: Frame?
-    private var template: Message?
+    private var body: WireBody?
     /// Channel object paths by channel name (validated once).
     private var paths: [String: ObjectPath] = [:]
 
-    /// A sendable `Frame` signal of `channel` carrying `frame`, without a destination.
-    func signal(for frame: Frame, channel: String) throws -> Message {
-        if let template, self.frame == frame, self.channel == channel {
-            return try template.copy()
+    /// A `Frame` signal of `channel` carrying `frame`, to `destination` (nil: broadcast).
+    func signal(for frame: Frame, channel: String, to destination: String?) throws -> WireMessage {
+        let body: WireBody
+        if let cached = self.body, self.frame == frame, self.channel == channel {
+            body = cached
+        } else {
+            body = try WireBody(BusValues.frameArguments(frame))
+            self.channel = channel
+            self.frame = frame
+            self.body = body
         }
-        let message = try Message.signal(path: try path(of: channel), interface: BusNames.channelInterface, member: "Frame")
-        try message.append(BusValues.frameArguments(frame))
-        self.channel = channel
-        self.frame = frame
-        template = message
-        return try message.copy()
+        return try WireMessage.signal(
+            path: try path(of: channel), interface: BusNames.channelInterface, member: "Frame",
+            destination: destination, body: body)
     }
 
     private func path(of channel: String) throws -> ObjectPath {
