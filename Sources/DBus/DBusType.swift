@@ -74,6 +74,48 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Throws `InvalidArgs` unless this type's signature is one `Signature` accepts: at most 255
+    /// bytes, arrays and structures each nested at most 32 deep, no empty structure, basic
+    /// dictionary keys — the checks of ``SignatureParser``, without building the signature text
+    /// (`SignatureAndNameTests` compares the two).
+    func checkSignatureLimits() throws {
+        var length = 0
+        if let problem = signatureProblem(arrays: 0, structs: 0, length: &length) ?? (
+            length > SignatureParser.maxLength ? "signature longer than \(SignatureParser.maxLength) bytes" : nil)
+        {
+            throw DBusError.invalidArgs("invalid signature '\(signature)': \(problem)")
+        }
+    }
+
+    private func signatureProblem(arrays: Int, structs: Int, length: inout Int) -> String? {
+        let limit = SignatureParser.maxDepth
+        switch self {
+        case .array(let element):
+            guard arrays < limit else { return "arrays nested deeper than \(limit)" }
+            length += 1
+            return element.signatureProblem(arrays: arrays + 1, structs: structs, length: &length)
+        case .dictionary(let key, let value):
+            guard arrays < limit else { return "arrays nested deeper than \(limit)" }
+            guard key.isBasic else { return "dictionary key must be a basic type" }
+            length += 3
+            return key.signatureProblem(arrays: arrays + 1, structs: structs + 1, length: &length)
+                ?? value.signatureProblem(arrays: arrays + 1, structs: structs + 1, length: &length)
+        case .structure(let fields):
+            guard structs < limit else { return "structures nested deeper than \(limit)" }
+            guard !fields.isEmpty else { return "empty structure" }
+            length += 2
+            for field in fields {
+                if let problem = field.signatureProblem(arrays: arrays, structs: structs + 1, length: &length) {
+                    return problem
+                }
+            }
+            return nil
+        default:
+            length += 1
+            return nil
+        }
+    }
+
     /// The libdbus type code (`DBUS_TYPE_*`) of the outermost type.
     var typeCode: Int32 {
         switch self {

@@ -67,8 +67,26 @@ public indirect enum DBusValue: Hashable, Sendable {
     /// declare, keys are basic, structures are non-empty, strings hold no NUL, the type's signature
     /// stays within the specification's limits, and variants nest at most 64 deep.
     public func validate() throws {
-        _ = try Signature(self.type.signature)
+        try type.checkSignatureLimits()
         try validateContents(variantDepth: 0)
+    }
+
+    /// Whether this value is of type `type`: ``type`` `== type`, without building the type.
+    func hasType(_ type: DBusType) -> Bool {
+        switch (self, type) {
+        case (.byte, .byte), (.bool, .bool), (.int16, .int16), (.uint16, .uint16), (.int32, .int32),
+             (.uint32, .uint32), (.int64, .int64), (.uint64, .uint64), (.double, .double), (.string, .string),
+             (.objectPath, .objectPath), (.signature, .signature), (.unixFD, .unixFD), (.variant, .variant):
+            return true
+        case let (.array(element, _), .array(expected)):
+            return element == expected
+        case let (.dictionary(key, value, _), .dictionary(expectedKey, expectedValue)):
+            return key == expectedKey && value == expectedValue
+        case let (.structure(fields), .structure(types)):
+            return fields.count == types.count && zip(fields, types).allSatisfy { $0.hasType($1) }
+        default:
+            return false
+        }
     }
 
     private func validateContents(variantDepth: Int) throws {
@@ -79,7 +97,7 @@ public indirect enum DBusValue: Hashable, Sendable {
             guard fd >= 0 else { throw DBusError.invalidArgs("invalid file descriptor \(fd)") }
         case .array(let element, let items):
             for item in items {
-                guard item.type == element else {
+                guard item.hasType(element) else {
                     throw DBusError.invalidArgs("array of '\(element)' holds a '\(item.type)'")
                 }
                 try item.validateContents(variantDepth: variantDepth)
@@ -87,7 +105,7 @@ public indirect enum DBusValue: Hashable, Sendable {
         case .dictionary(let key, let value, let entries):
             guard key.isBasic else { throw DBusError.invalidArgs("dictionary key type '\(key)' is not basic") }
             for entry in entries {
-                guard entry.key.type == key, entry.value.type == value else {
+                guard entry.key.hasType(key), entry.value.hasType(value) else {
                     throw DBusError.invalidArgs(
                         "dictionary 'a{\(key)\(value)}' holds an entry of '\(entry.key.type)' → '\(entry.value.type)'")
                 }
@@ -101,7 +119,7 @@ public indirect enum DBusValue: Hashable, Sendable {
             guard variantDepth < 64 else { throw DBusError.invalidArgs("variants nested deeper than 64") }
             // A basic type's signature is one valid character; only containers can break the limits.
             let innerType = inner.type
-            if !innerType.isBasic { _ = try Signature(innerType.signature) }
+            if !innerType.isBasic { try innerType.checkSignatureLimits() }
             try inner.validateContents(variantDepth: variantDepth + 1)
         default:
             break

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Writes ``DBusValue``s in the D-Bus wire format (little-endian) in one pass over the values:
 /// the body of a ``WireMessage``.
 ///
@@ -95,9 +97,13 @@ struct WireEncoder {
     /// Thrown for a file descriptor (`h`): only libdbus can pass one.
     struct FileDescriptorFound: Error {}
 
-    /// Writes `value` (validated by the caller: ``DBusValue/validate()``). Throws
-    /// ``FileDescriptorFound`` for a file descriptor and `InvalidArgs` for an array too long.
-    mutating func append(_ value: DBusValue) throws {
+    /// Writes `value`, checking it as ``DBusValue/validate()`` does (the caller checks the
+    /// signature limits of its outermost type) in the same pass: containers hold what they
+    /// declare, keys are basic, structures are not empty, strings hold no NUL, variants nest at
+    /// most 64 deep. Throws `InvalidArgs` for what `validate()` refuses and for an array past
+    /// 64 MiB, and ``FileDescriptorFound`` for a file descriptor. `WireMessageTests` checks that
+    /// it refuses exactly what `validate()` refuses.
+    mutating func append(_ value: DBusValue, variantDepth: Int = 0) throws {
         switch value {
         case .byte(let v): bytes.append(v)
         case .bool(let v): appendUInt32(v ? 1 : 0)
@@ -108,37 +114,58 @@ struct WireEncoder {
         case .int64(let v): appendFixed(v)
         case .uint64(let v): appendFixed(v)
         case .double(let v): appendFixed(v.bitPattern)
-        case .string(let v): appendString(v)
+        case .string(let v): try appendCheckedString(v)
         case .objectPath(let v): appendString(v.rawValue)
         case .signature(let v): appendSignature(Array(v.rawValue.utf8))
         case .unixFD:
             throw FileDescriptorFound()
         case .array(let element, let items):
             try appendArray(elementAlignment: element.alignment) { encoder in
-                for item in items { try encoder.append(item) }
+                for item in items {
+                    guard item.hasType(element) else {
+                        throw DBusError.invalidArgs("array of '\(element)' holds a '\(item.type)'")
+                    }
+                    try encoder.append(item, variantDepth: variantDepth)
+                }
             }
-        case .dictionary(_, _, let entries):
+        case .dictionary(let key, let valueType, let entries):
+            guard key.isBasic else { throw DBusError.invalidArgs("dictionary key type '\(key)' is not basic") }
             try appendArray(elementAlignment: 8) { encoder in
                 for entry in entries {
+                    guard entry.key.hasType(key), entry.value.hasType(valueType) else {
+                        throw DBusError.invalidArgs(
+                            "dictionary 'a{\(key)\(valueType)}' holds an entry of '\(entry.key.type)' → '\(entry.value.type)'")
+                    }
                     encoder.pad(to: 8)
-                    try encoder.append(entry.key)
-                    try encoder.append(entry.value)
+                    try encoder.append(entry.key, variantDepth: variantDepth)
+                    try encoder.append(entry.value, variantDepth: variantDepth)
                 }
             }
         case .structure(let fields):
+            // Never empty: its type was checked (as an argument's, an element's, a variant's).
             pad(to: 8)
-            for field in fields { try append(field) }
+            for field in fields { try append(field, variantDepth: variantDepth) }
         case .variant(let inner):
+            guard variantDepth < 64 else { throw DBusError.invalidArgs("variants nested deeper than 64") }
             let type = inner.type
             if let code = type.basicCode {
                 appendBasicSignature(code)
             } else {
+                try type.checkSignatureLimits()
                 var signature: [UInt8] = []
                 type.appendSignature(to: &signature)
                 appendSignature(signature)
             }
-            try append(inner)
+            try append(inner, variantDepth: variantDepth + 1)
         }
+    }
+
+    /// Writes a string argument, refusing a NUL character (the wire format ends strings with one).
+    private mutating func appendCheckedString(_ text: String) throws {
+        var text = text
+        let hasNUL = text.withUTF8 { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
+        guard !hasNUL else { throw DBusError.invalidArgs("strings cannot contain a NUL character") }
+        appendString(text)
     }
 }
 

@@ -34,8 +34,10 @@ public struct WireBody: Sendable {
         var signature: [UInt8] = []
         var encoder = WireEncoder(capacity: 256)
         for argument in arguments {
-            try argument.validate()
-            argument.type.appendSignature(to: &signature)
+            // `validate()`'s checks: the type's limits here, the contents while they are written.
+            let type = argument.type
+            try type.checkSignatureLimits()
+            type.appendSignature(to: &signature)
             try encoder.append(argument)
         }
         guard signature.count <= SignatureParser.maxLength else {

@@ -1,4 +1,4 @@
-import DBus
+@testable import DBus
 import TestSupport
 import Testing
 
@@ -24,6 +24,38 @@ import Testing
             try Signature(String(repeating: "(", count: 33) + "i" + String(repeating: ")", count: 33))
         }
         #expect(throws: DBusError.self) { try Signature(String(repeating: "i", count: 256)) }
+    }
+
+    /// Types near and past the limits: arrays, dictionaries and structures wrapped up to 40 deep,
+    /// structures of up to 140 fields, empty structures and container keys now and then.
+    private func limitType(_ rng: inout SeededRandom) -> DBusType {
+        var type = RandomValues.type(&rng, depth: 2)
+        // Mostly one kind of wrapping, so that either kind reaches its limit of 32.
+        let kinds = [[0, 1, 2, 3], [4, 5, 6], Array(0..<10)].randomElement(using: &rng) ?? []
+        for _ in 0..<Int.random(in: 0...40, using: &rng) {
+            switch kinds.randomElement(using: &rng) ?? 0 {
+            case 0...3: type = .array(type)
+            case 4...6: type = .structure([type])
+            case 7: type = .dictionary(key: Bool.random(using: &rng) ? .string : .variant, value: type)
+            case 8: type = .structure(Array(repeating: type, count: Int.random(in: 0...3, using: &rng)))
+            default: type = .structure((0..<Int.random(in: 60...140, using: &rng)).map { _ in .int32 } + [type])
+            }
+        }
+        return type
+    }
+
+    @Test func limitsCheckedWithoutTextMatchTheParser() {
+        var rng = SeededRandom(seed: 0x11A17)
+        var accepted = 0
+        for _ in 0..<4000 {
+            let type = limitType(&rng)
+            let parsed = (try? Signature(type.signature)) != nil
+            let checked = (try? type.checkSignatureLimits()) != nil
+            #expect(parsed == checked, "\(type.signature)")
+            if checked { accepted += 1 }
+        }
+        // Both outcomes are exercised.
+        #expect(accepted > 400 && accepted < 3600, "\(accepted) of 4000 accepted")
     }
 
     @Test func randomTypesRoundTripThroughTheirSignature() throws {

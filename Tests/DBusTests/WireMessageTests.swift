@@ -99,6 +99,59 @@ import Testing
         }
     }
 
+    /// `value` with one fault put somewhere inside (maybe): a NUL in a string, an array item or
+    /// dictionary entry of another type, an empty structure, a container key, deep variants.
+    private func corrupt(_ value: DBusValue, _ rng: inout SeededRandom) -> DBusValue {
+        switch value {
+        case .string where Bool.random(using: &rng): return .string("bad\0string")
+        case .array(let element, var items) where !items.isEmpty:
+            let index = Int.random(in: 0..<items.count, using: &rng)
+            items[index] = Bool.random(using: &rng) ? .variant(.int32(1)) : corrupt(items[index], &rng)
+            return .array(element, items)
+        case .dictionary(let key, let valueType, var entries) where !entries.isEmpty:
+            let index = Int.random(in: 0..<entries.count, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0: return .dictionary(key: .variant, value: valueType, entries)
+            case 1: entries[index].value = corrupt(entries[index].value, &rng)
+            case 2: entries[index].value = valueType == .variant ? .int32(1) : .variant(.int32(1))
+            default: entries[index].key = .bool(true)
+            }
+            return .dictionary(key: key, value: valueType, entries)
+        case .structure(var fields):
+            if Int.random(in: 0..<4, using: &rng) == 0 { return .structure([]) }
+            let index = Int.random(in: 0..<fields.count, using: &rng)
+            fields[index] = corrupt(fields[index], &rng)
+            return .structure(fields)
+        case .variant(let inner):
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                return (0..<Int.random(in: 60...70, using: &rng)).reduce(inner) { wrapped, _ in .variant(wrapped) }
+            }
+            return .variant(corrupt(inner, &rng))
+        default:
+            return value
+        }
+    }
+
+    @Test func refusesExactlyWhatValidateRefuses() throws {
+        var rng = SeededRandom(seed: 0xBAD)
+        var refused = 0
+        for round in 0..<3000 {
+            let values = randomValues(&rng).map { corrupt($0, &rng) }
+            let valid = values.allSatisfy { (try? $0.validate()) != nil }
+            var encodedOK = true
+            do {
+                _ = try WireBody(values)
+            } catch let error as DBus.DBusError {
+                encodedOK = false
+                #expect(error.name == DBus.DBusError.Names.invalidArgs)
+            }
+            #expect(encodedOK == valid, "round \(round): \(values)")
+            if !valid { refused += 1 }
+        }
+        // Both outcomes are exercised.
+        #expect(refused > 300 && refused < 2700, "\(refused) of 3000 refused")
+    }
+
     @Test func badInputIsAnErrorAndNothingIsBuilt() throws {
         func isInvalidArgs(_ body: () throws -> Void) -> Bool {
             do { try body() } catch let error as DBus.DBusError { return error.name == DBus.DBusError.Names.invalidArgs } catch { return false }

@@ -44,6 +44,7 @@ import Testing
         let read = try Timeline(fields: timeline.fields)
         #expect(read == timeline)
         #expect(read.tape.layout != nil)
+        #expect(TimelineFieldsTests.fieldKeysAreAscending(timeline))
         let decoded = try EffectFields.effects(from: EffectFields.encode(state))
         for step in Int64(0)..<60 {
             let t = Self.t0 + step * 97_000

@@ -19,6 +19,7 @@ import Testing
             }
             #expect((fields["next"] != nil) == (timeline.pending != nil))
             #expect((fields["switch"] != nil) == (timeline.pending != nil))
+            #expect(Self.fieldKeysAreAscending(timeline))
             let decoded = try Timeline(fields: fields)
             #expect(decoded == timeline)
             for _ in 0..<5 {
@@ -27,6 +28,13 @@ import Testing
                 #expect(decoded.frame(columns: c, at: t) == timeline.frame(columns: c, at: t))
             }
         }
+    }
+
+    /// Whether `forEachField` lists exactly the keys of `fields`, each once, in ascending order.
+    static func fieldKeysAreAscending(_ timeline: Timeline) -> Bool {
+        var keys: [String] = []
+        timeline.forEachField { key, _ in keys.append(key) }
+        return keys == keys.sorted() && Set(keys).count == keys.count && Set(keys) == Set(timeline.fields.keys)
     }
 
     @Test("bad dictionaries give errors that name the key")

@@ -53,21 +53,48 @@ public struct Tape: Sendable {
         bytes.append(contentsOf: text.utf8)
         // At most one cluster per scalar: the bytes that do not continue a UTF-8 sequence.
         let scalars = bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-        var cell = 0
+        var width = 0
+        var clusterCount = 0
         var contentClusters = 0
         var contentCells = 0
-        var clusters = 0
         var cellStart: [Int] = []
         // Both offset arrays are filled in place (no capacity check per cluster).
         let byteStart = [Int](unsafeUninitializedCapacity: scalars + 1) { byteOut, byteCount in
             cellStart = [Int](unsafeUninitializedCapacity: scalars + 1) { cellOut, cellCount in
                 bytes.withUnsafeBufferPointer { raw in
+                    let count = raw.count
                     var byte = 0
-                    while byte < raw.count {
+                    var cell = 0
+                    var clusters = 0
+                    while byte < count {
+                        let lead = raw[byte]
+                        if lead >= 0x20, lead < 0x7F {
+                            // A run of printable ASCII: one cluster and one cell per byte, except
+                            // that the last byte may begin a cluster with a combining mark when a
+                            // non-ASCII byte follows (that one takes the general path below).
+                            var end = byte + 1
+                            while end < count, raw[end] >= 0x20, raw[end] < 0x7F { end += 1 }
+                            if end < count, raw[end] >= 0x80 { end -= 1 }
+                            if end > byte {
+                                let firstCell = cell
+                                for offset in byte..<end {
+                                    byteOut[clusters] = offset
+                                    cellOut[clusters] = cell
+                                    clusters += 1
+                                    cell += 1
+                                }
+                                let contentEnd = min(end, contentBytes)
+                                if contentEnd > byte {
+                                    contentClusters += contentEnd - byte
+                                    contentCells = firstCell + (contentEnd - byte)
+                                }
+                                byte = end
+                                continue
+                            }
+                        }
                         let clusterBytes: Int
                         let clusterCells: Int
-                        let lead = raw[byte]
-                        if lead >= 0x20, lead < 0x7F, byte + 1 == raw.count || raw[byte + 1] < 0x80 {
+                        if lead >= 0x20, lead < 0x7F, byte + 1 == count || raw[byte + 1] < 0x80 {
                             clusterBytes = 1
                             clusterCells = 1
                         } else {
@@ -89,15 +116,17 @@ public struct Tape: Sendable {
                     byteOut[clusters] = byte
                     cellOut[clusters] = cell
                     clusters += 1
+                    width = cell
+                    clusterCount = clusters
                 }
-                cellCount = clusters
+                cellCount = clusterCount
             }
-            byteCount = clusters
+            byteCount = clusterCount
         }
         self.bytes = bytes
         self.byteStart = byteStart
         self.cellStart = cellStart
-        self.width = cell
+        self.width = width
         self.contentWidth = contentCells
         self.contentClusterCount = contentClusters
         self.layout = nil

@@ -44,33 +44,40 @@ extension Timeline {
 
     /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
     public var fields: [String: TimelineValue] {
-        // Room for every key at once (else the optional keys below rehash the table), filled one by
-        // one rather than from a literal (an array built and freed per call).
+        // Room for every key at once (else the optional keys below rehash the table).
         var fields = [String: TimelineValue](minimumCapacity: 22)
-        fields[Key.tape] = .string(tape.text)
-        fields[Key.gap] = .string(tape.gap)
-        fields[Key.width] = .double(Double(tape.width))
-        fields[Key.anchor] = .int64(anchor)
-        fields[Key.position] = .double(position)
-        fields[Key.speed] = .double(speed)
-        fields[Key.mode] = .string(mode.rawValue)
-        fields[Key.delay] = .int64(delay)
-        fields[Key.easing] = .string(easing.rawValue)
-        fields[Key.loops] = .uint32(loops)
-        fields[Key.direction] = .string(direction.rawValue)
-        fields[Key.align] = .string(align.rawValue)
-        if let cycleDuration { fields[Key.cycle] = .int64(cycleDuration) }
-        if let pending {
-            fields[Key.next] = .string(pending.tape.text)
-            fields[Key.nextGap] = .string(pending.tape.gap)
-            fields[Key.nextSpeed] = .double(pending.speed)
-            fields[Key.switchPosition] = .double(Double(pending.switchPosition))
-            if let changedAt = pending.changedAt { fields[Key.changed] = .int64(changedAt) }
-        }
-        if let pausedAt { fields[Key.paused] = .int64(pausedAt) }
-        if let layout = tape.layout { fields[EffectFields.layoutKey] = .string(EffectFields.encode(layout)) }
-        if let layout = pending?.tape.layout { fields[EffectFields.nextLayoutKey] = .string(EffectFields.encode(layout)) }
+        forEachField { key, value in fields[key] = value }
         return fields
+    }
+
+    /// Calls `body` with each entry of ``fields`` in ascending key order (the order a sorted
+    /// `a{sv}` lists them in), without building the dictionary: publishing and storing a
+    /// timeline on every Post hashed its ~20 keys twice (docs/benchmarks.md).
+    /// `TimelineFieldsTests` checks the order and that the entries are those of ``fields``.
+    public func forEachField(_ body: (String, TimelineValue) throws -> Void) rethrows {
+        try body(Key.align, .string(align.rawValue))
+        try body(Key.anchor, .int64(anchor))
+        if let changedAt = pending?.changedAt { try body(Key.changed, .int64(changedAt)) }
+        if let cycleDuration { try body(Key.cycle, .int64(cycleDuration)) }
+        try body(Key.delay, .int64(delay))
+        try body(Key.direction, .string(direction.rawValue))
+        try body(Key.easing, .string(easing.rawValue))
+        try body(Key.gap, .string(tape.gap))
+        if let layout = tape.layout { try body(EffectFields.layoutKey, .string(EffectFields.encode(layout))) }
+        try body(Key.loops, .uint32(loops))
+        try body(Key.mode, .string(mode.rawValue))
+        if let pending {
+            try body(Key.next, .string(pending.tape.text))
+            try body(Key.nextGap, .string(pending.tape.gap))
+            if let layout = pending.tape.layout { try body(EffectFields.nextLayoutKey, .string(EffectFields.encode(layout))) }
+            try body(Key.nextSpeed, .double(pending.speed))
+        }
+        if let pausedAt { try body(Key.paused, .int64(pausedAt)) }
+        try body(Key.position, .double(position))
+        try body(Key.speed, .double(speed))
+        if let pending { try body(Key.switchPosition, .double(Double(pending.switchPosition))) }
+        try body(Key.tape, .string(tape.text))
+        try body(Key.width, .double(Double(tape.width)))
     }
 
     /// Reads a Timeline dictionary (as published in the `Timeline` property). Unknown keys are

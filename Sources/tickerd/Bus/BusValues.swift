@@ -6,11 +6,18 @@ enum BusValues {
     /// The `Timeline` property: the timeline's fields plus, when the channel has any, its
     /// counters and message effects (docs/rendering.md §12).
     static func timeline(_ channel: ChannelState) -> DBusValue {
-        var fields = channel.timeline.fields.mapValues(value)
-        if channel.effects != .none {
-            fields[EffectFields.effectsKey] = .string(EffectFields.encode(channel.effects))
+        // The entries in ascending key order, as `vardict` sorts them, without a dictionary.
+        var entries: [DBusDictEntry] = []
+        entries.reserveCapacity(24)
+        channel.timeline.forEachField { key, field in
+            entries.append(DBusDictEntry(key: .string(key), value: .variant(value(field))))
         }
-        return .vardict(fields)
+        if channel.effects != .none {
+            let key = EffectFields.effectsKey
+            let index = entries.firstIndex { $0.key.stringValue.map { $0 > key } ?? false } ?? entries.count
+            entries.insert(DBusDictEntry(key: .string(key), value: .variant(.string(EffectFields.encode(channel.effects)))), at: index)
+        }
+        return .dictionary(key: .string, value: .variant, entries)
     }
 
     /// One `TimelineValue` with its D-Bus type.

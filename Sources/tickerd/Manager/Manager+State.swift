@@ -72,10 +72,17 @@ extension StoredChannel {
         self.init(
             name: channel.name, settings: StoredSettings(channel.settings), columns: channel.columns,
             frameRate: channel.frameRate,
-            timeline: channel.timeline.fields.mapValues(StoredTimelineValue.init),
+            timeline: Self.storedTimeline(channel.timeline),
             activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
             configDigest: channel.configDigest,
             counters: channel.effects.counters.counters.mapValues(StoredCounter.init),
             effects: channel.effects.messages.mapValues(StoredEffect.init))
+    }
+
+    /// `timeline.fields` in stored form, built in one pass (no intermediate dictionary).
+    static func storedTimeline(_ timeline: Timeline) -> [String: StoredTimelineValue] {
+        var stored = [String: StoredTimelineValue](minimumCapacity: 22)
+        timeline.forEachField { key, value in stored[key] = StoredTimelineValue(value) }
+        return stored
     }
 }
