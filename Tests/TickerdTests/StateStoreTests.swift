@@ -226,28 +226,67 @@ import TickerModel
         #expect(try JournalFile.recordsEnd(atPath: store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
     }
 
-    @Test func recordsAppendedIntoTheZerosWrittenAheadReadBackAcrossEveryStep() throws {
+    /// The bytes a journal holding `payloads` starts with: each one's length, CRC-32 and bytes.
+    private static func recordBytes(_ payloads: [[UInt8]]) -> [UInt8] {
+        payloads.flatMap { payload -> [UInt8] in
+            let length = UInt32(payload.count)
+            let checksum = CRC32.checksum(payload)
+            return (0..<4).map { UInt8(truncatingIfNeeded: length >> (8 * $0)) }
+                + (0..<4).map { UInt8(truncatingIfNeeded: checksum >> (8 * $0)) } + payload
+        }
+    }
+
+    /// Every byte of the file at `path`: the records of `payloads`, then only zeros.
+    private static func expectFileHolds(_ payloads: [[UInt8]], at path: String) throws {
+        let bytes = try #require(try AtomicFile.read(path))
+        let expected = recordBytes(payloads)
+        #expect(bytes.count >= expected.count && Array(bytes[..<expected.count]) == expected)
+        #expect(bytes[expected.count...].allSatisfy { $0 == 0 })
+        let (read, unread) = JournalFile.records(in: bytes)
+        #expect(read.map(Array.init) == payloads && unread == 0)
+    }
+
+    @Test(arguments: [true, false])
+    func recordsAppendedIntoTheZerosWrittenAheadReadBackAcrossEveryStep(direct: Bool) throws {
         let directory = try TemporaryDirectory()
-        let journal = JournalFile(path: directory.file("journal"))
+        let journal = JournalFile(path: directory.file("journal"), direct: direct)
         try journal.open()
+        #expect(journal.isDirect == direct, "this machine's file systems take O_DIRECT")
         var random = SeededRandom(seed: 9)
         var written: [[UInt8]] = []
         var steps = Set<Int>()
-        // ~200 kB of records of 1 to 2000 bytes: across three growth steps.
+        // ~200 kB of records of 1 to 2000 bytes, and now and then one of several blocks: across
+        // three growth steps, starting anywhere in a block.
         while written.reduce(0, { $0 + $1.count + 8 }) < 3 * JournalFile.growthStep + 5000 {
-            let payload = (0..<Int(random.next() % 2000 + 1)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let length = random.next() % 10 == 0 ? Int(random.next() % 9000 + 1) : Int(random.next() % 2000 + 1)
+            let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             try journal.append(payload)
             written.append(payload)
-            let bytes = try #require(try AtomicFile.read(journal.path))
-            let (payloads, unread) = JournalFile.records(in: bytes)
-            #expect(payloads.map(Array.init) == written)
-            #expect(unread == 0)
-            #expect(bytes.count % JournalFile.growthStep == 0 && bytes.count > journal.size, "\(bytes.count)")
-            steps.insert(bytes.count)
+            try Self.expectFileHolds(written, at: journal.path)
+            let count = try #require(try AtomicFile.read(journal.path)).count
+            #expect(count % JournalFile.growthStep == 0 && count > journal.size, "\(count)")
+            steps.insert(count)
         }
         #expect(steps.count == 4)
         try journal.truncate()
         #expect(try AtomicFile.read(journal.path)?.count == 0)
+    }
+
+    @Test func aJournalOpenedOnRecordsTakesNewOnesOnlyOnceEmptied() throws {
+        // Where a file's records end is the snapshot's business: appending after them unread
+        // could overwrite the block they end in.
+        let directory = try TemporaryDirectory()
+        let first = JournalFile(path: directory.file("journal"))
+        try first.open()
+        try first.append([1, 2, 3])
+        first.close()
+        let again = JournalFile(path: directory.file("journal"))
+        try again.open()
+        #expect(throws: FileSystemError.self) { try again.append([4]) }
+        try Self.expectFileHolds([[1, 2, 3]], at: directory.file("journal"))
+        try again.truncate()
+        try again.append([5, 6])
+        try Self.expectFileHolds([[5, 6]], at: directory.file("journal"))
     }
 
     @Test func aCorruptSnapshotIsMovedAsideWithItsJournal() throws {
