@@ -77,9 +77,11 @@ extension Connection {
     ) throws {
         if let declared = router.objects.objects[path]?.interface(named: interface)?.signals
             .first(where: { $0.name == member }) {
-            let expected = declared.arguments.map(\.type.signature).joined()
-            let actual = arguments.map(\.type.signature).joined()
-            guard expected == actual else {
+            let matches = declared.arguments.count == arguments.count
+                && zip(declared.arguments, arguments).allSatisfy { $1.hasType($0.type) }
+            guard matches else {
+                let expected = declared.arguments.map(\.type.signature).joined()
+                let actual = arguments.map(\.type.signature).joined()
                 throw DBusError.invalidArgs("signal \(interface).\(member) declares '\(expected)', got '\(actual)'")
             }
         }
