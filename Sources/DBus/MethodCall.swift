@@ -62,7 +62,7 @@ public final class MethodReply {
         isCompleted = true
         guard call.expectsReply, let connection else { return }
         do {
-            if let body = try WireBody.unlessFileDescriptors(values) {
+            if let body = try WireBody.forDirectSending(values) {
                 guard call.kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
                 try connection.send(try WireMessage.methodReturn(replySerial: call.serial, destination: call.sender, body: body))
             } else {

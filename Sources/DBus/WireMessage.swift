@@ -20,11 +20,14 @@ public struct WireBody: Sendable {
         }
     }
 
-    /// The body holding `arguments`, or nil when one holds a file descriptor (the caller sends
-    /// them through libdbus instead).
-    static func unlessFileDescriptors(_ arguments: [DBusValue]) throws -> WireBody? {
+    /// The body holding `arguments` when it can go straight to the socket, or nil when the caller
+    /// should build the message through libdbus: one argument holds a file descriptor, or the
+    /// body is too large to be written in one piece (``WireSender/directBodyLimit``; a large reply
+    /// built by libdbus's iterators is copied fewer times than one parsed back from bytes).
+    static func forDirectSending(_ arguments: [DBusValue]) throws -> WireBody? {
         do {
-            return try WireBody(encoding: arguments)
+            let body = try WireBody(encoding: arguments)
+            return body.bytes.count <= WireSender.directBodyLimit ? body : nil
         } catch is WireEncoder.FileDescriptorFound {
             return nil
         }

@@ -19,6 +19,9 @@ final class WireSender {
     /// Messages up to this size go to the socket in one piece (a Unix stream socket queues one
     /// buffer of up to ~36 KiB whole or not at all); larger ones go through libdbus.
     static let directLimit = 32 << 10
+    /// The largest body worth encoding for this path: with any header it stays within
+    /// ``directLimit`` (a header holds at most a few names of up to 255 bytes and a signature).
+    static let directBodyLimit = directLimit - 2048
 
     /// A sender on the libdbus connection `connection` (not retained: the owner outlives it).
     init(connection: OpaquePointer) {
