@@ -3,7 +3,7 @@
 /// Containers: an array carries its element type, a dictionary its key and value types (an `a{..}`
 /// is its own case rather than an array of dictionary entries), a structure its fields, a variant
 /// its content. Build `a{sv}` with ``vardict(_:)``; read it with ``vardictValue``.
-public indirect enum DBusValue: Hashable, Sendable {
+public enum DBusValue: Hashable, Sendable {
     /// `y`
     case byte(UInt8)
     /// `b`
@@ -37,8 +37,9 @@ public indirect enum DBusValue: Hashable, Sendable {
     case dictionary(key: DBusType, value: DBusType, [DBusDictEntry])
     /// `(...)`, at least one field.
     case structure([DBusValue])
-    /// `v`
-    case variant(DBusValue)
+    /// `v` (the only case stored out of line: basic values and containers, whose elements an
+    /// array already holds out of line, are stored in place rather than in a heap box each)
+    indirect case variant(DBusValue)
 
     /// The value's type as declared (for containers: from the declared element types).
     public var type: DBusType {
