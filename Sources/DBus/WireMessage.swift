@@ -77,13 +77,15 @@ public struct WireMessage: Sendable {
     public static func signal(
         path: ObjectPath, interface: String, member: String, destination: String? = nil, body: WireBody
     ) throws -> WireMessage {
-        try NameValidation.checkInterfaceName(interface)
-        try NameValidation.checkMemberName(member)
-        if let destination { try NameValidation.checkBusName(destination) }
-        return WireMessage(kind: .signal, body: body) { header in
-            appendField(.path, UInt8(ascii: "o"), path.rawValue, to: &header)
-            appendField(.interface, UInt8(ascii: "s"), interface, to: &header)
-            appendField(.member, UInt8(ascii: "s"), member, to: &header)
+        try WireSignal(path: path, interface: interface, member: member).message(to: destination, body: body)
+    }
+
+    /// A signal of `signal`'s names (checked already).
+    fileprivate static func signal(_ signal: WireSignal, destination: String?, body: WireBody) -> WireMessage {
+        WireMessage(kind: .signal, body: body) { header in
+            appendField(.path, UInt8(ascii: "o"), signal.path.rawValue, to: &header)
+            appendField(.interface, UInt8(ascii: "s"), signal.interface, to: &header)
+            appendField(.member, UInt8(ascii: "s"), signal.member, to: &header)
             if let destination { appendField(.destination, UInt8(ascii: "s"), destination, to: &header) }
         }
     }
@@ -154,5 +156,33 @@ public struct WireMessage: Sendable {
             throw DBusError.invalidArgs("libdbus refuses the message: \(error?.message ?? "out of memory")")
         }
         return Message(adopting: parsed)
+    }
+}
+
+/// A signal's path, interface and member, checked once: a sender of the same signal to many
+/// destinations (a frame to each subscriber) builds each message with ``message(to:body:)``,
+/// which checks only the destination.
+public struct WireSignal: Sendable {
+    /// The object path the signal comes from.
+    public let path: ObjectPath
+    /// The interface.
+    public let interface: String
+    /// The signal name.
+    public let member: String
+
+    /// The signal `interface.member` from `path`; throws `InvalidArgs` on an invalid name.
+    public init(path: ObjectPath, interface: String, member: String) throws {
+        try NameValidation.checkInterfaceName(interface)
+        try NameValidation.checkMemberName(member)
+        self.path = path
+        self.interface = interface
+        self.member = member
+    }
+
+    /// This signal to `destination` (nil: to every match) carrying `body`; throws `InvalidArgs`
+    /// on an invalid destination.
+    public func message(to destination: String?, body: WireBody) throws -> WireMessage {
+        if let destination { try NameValidation.checkBusName(destination) }
+        return WireMessage.signal(self, destination: destination, body: body)
     }
 }

@@ -8,8 +8,8 @@ final class FrameSignalCache {
     private var channel = ""
     private var frame: Frame?
     private var body: WireBody?
-    /// Channel object paths by channel name (validated once).
-    private var paths: [String: ObjectPath] = [:]
+    /// Each channel's `Frame` signal (its path and names checked once), by channel name.
+    private var signals: [String: WireSignal] = [:]
 
     /// A `Frame` signal of `channel` carrying `frame`, to `destination` (nil: broadcast).
     func signal(for frame: Frame, channel: String, to destination: String?) throws -> WireMessage {
@@ -22,16 +22,14 @@ final class FrameSignalCache {
             self.frame = frame
             self.body = body
         }
-        return try WireMessage.signal(
-            path: try path(of: channel), interface: BusNames.channelInterface, member: "Frame",
-            destination: destination, body: body)
+        return try frameSignal(of: channel).message(to: destination, body: body)
     }
 
-    private func path(of channel: String) throws -> ObjectPath {
-        if let path = paths[channel] { return path }
-        let path = try BusNames.channelPath(channel)
-        if paths.count >= 256 { paths.removeAll() }
-        paths[channel] = path
-        return path
+    private func frameSignal(of channel: String) throws -> WireSignal {
+        if let signal = signals[channel] { return signal }
+        let signal = try WireSignal(path: try BusNames.channelPath(channel), interface: BusNames.channelInterface, member: "Frame")
+        if signals.count >= 256 { signals.removeAll() }
+        signals[channel] = signal
+        return signal
     }
 }
