@@ -147,22 +147,39 @@ public indirect enum DBusType: Hashable, Sendable, CustomStringConvertible {
         self = only
     }
 
+    /// The basic types, each once.
+    static let basicTypes: [DBusType] = [
+        .byte, .bool, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double, .string, .objectPath,
+        .signature, .unixFD,
+    ]
+
+    /// The basic type of each code byte (nil for the rest), read off ``basicCode``.
+    private static let basicByCode: [DBusType?] = (0...255).map { code in
+        basicTypes.first { $0.basicCode == UInt8(code) }
+    }
+
+    /// The basic type whose code is `code`, nil for a container's or an unknown code.
     static func basic(code: UInt8) -> DBusType? {
-        switch code {
-        case UInt8(ascii: "y"): return .byte
-        case UInt8(ascii: "b"): return .bool
-        case UInt8(ascii: "n"): return .int16
-        case UInt8(ascii: "q"): return .uint16
-        case UInt8(ascii: "i"): return .int32
-        case UInt8(ascii: "u"): return .uint32
-        case UInt8(ascii: "x"): return .int64
-        case UInt8(ascii: "t"): return .uint64
-        case UInt8(ascii: "d"): return .double
-        case UInt8(ascii: "s"): return .string
-        case UInt8(ascii: "o"): return .objectPath
-        case UInt8(ascii: "g"): return .signature
-        case UInt8(ascii: "h"): return .unixFD
-        default: return nil
+        basicByCode[Int(code)]
+    }
+
+    /// The type code of a basic type, nil for a container.
+    var basicCode: UInt8? {
+        switch self {
+        case .byte: return UInt8(ascii: "y")
+        case .bool: return UInt8(ascii: "b")
+        case .int16: return UInt8(ascii: "n")
+        case .uint16: return UInt8(ascii: "q")
+        case .int32: return UInt8(ascii: "i")
+        case .uint32: return UInt8(ascii: "u")
+        case .int64: return UInt8(ascii: "x")
+        case .uint64: return UInt8(ascii: "t")
+        case .double: return UInt8(ascii: "d")
+        case .string: return UInt8(ascii: "s")
+        case .objectPath: return UInt8(ascii: "o")
+        case .signature: return UInt8(ascii: "g")
+        case .unixFD: return UInt8(ascii: "h")
+        case .array, .dictionary, .structure, .variant: return nil
         }
     }
 }

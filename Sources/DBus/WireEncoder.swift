@@ -190,26 +190,6 @@ extension DBusType {
         }
     }
 
-    /// The type code of a basic type, nil for a container.
-    var basicCode: UInt8? {
-        switch self {
-        case .byte: return UInt8(ascii: "y")
-        case .bool: return UInt8(ascii: "b")
-        case .int16: return UInt8(ascii: "n")
-        case .uint16: return UInt8(ascii: "q")
-        case .int32: return UInt8(ascii: "i")
-        case .uint32: return UInt8(ascii: "u")
-        case .int64: return UInt8(ascii: "x")
-        case .uint64: return UInt8(ascii: "t")
-        case .double: return UInt8(ascii: "d")
-        case .string: return UInt8(ascii: "s")
-        case .objectPath: return UInt8(ascii: "o")
-        case .signature: return UInt8(ascii: "g")
-        case .unixFD: return UInt8(ascii: "h")
-        case .array, .dictionary, .structure, .variant: return nil
-        }
-    }
-
     /// Appends this type's signature bytes (``signature`` without building strings).
     func appendSignature(to bytes: inout [UInt8]) {
         if let code = basicCode {
