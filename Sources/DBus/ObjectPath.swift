@@ -18,22 +18,26 @@ public struct ObjectPath: Hashable, Comparable, Sendable, CustomStringConvertibl
         rawValue = string
     }
 
-    /// Whether `string` is a valid object path.
+    /// Whether `string` is a valid object path (one pass over its UTF-8 bytes).
     public static func isValid(_ string: String) -> Bool {
-        let bytes = Array(string.utf8)
-        guard bytes.first == UInt8(ascii: "/") else { return false }
-        if bytes.count == 1 { return true }
-        let elements = bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        return elements.allSatisfy { element in
-            !element.isEmpty && element.allSatisfy { byte in
+        var string = string
+        return string.withUTF8 { bytes in
+            guard bytes.first == UInt8(ascii: "/") else { return false }
+            if bytes.count == 1 { return true }
+            var atElementStart = true
+            for byte in bytes.dropFirst() {
                 switch byte {
+                case UInt8(ascii: "/"):
+                    guard !atElementStart else { return false }  // an empty element
+                    atElementStart = true
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                    return true
+                    atElementStart = false
                 default:
                     return false
                 }
             }
+            return !atElementStart  // no trailing `/`
         }
     }
 
