@@ -56,10 +56,13 @@ struct WireEncoder {
     /// Writes a string or object path (`s`, `o`): its length, its UTF-8 bytes and a NUL.
     mutating func appendString(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            appendUInt32(UInt32(truncatingIfNeeded: utf8.count))
-            bytes.append(contentsOf: utf8)
-        }
+        text.withUTF8 { appendStringBytes($0) }
+    }
+
+    /// Writes a string's UTF-8 bytes `utf8` with its length before and a NUL after.
+    private mutating func appendStringBytes(_ utf8: UnsafeBufferPointer<UInt8>) {
+        appendUInt32(UInt32(truncatingIfNeeded: utf8.count))
+        bytes.append(contentsOf: utf8)
         bytes.append(0)
     }
 
@@ -91,7 +94,7 @@ struct WireEncoder {
 
     /// Writes an array's length placeholder and padding, the elements written by `body`, then
     /// the length. Throws `InvalidArgs` when the elements pass the specification's 64 MiB.
-    private mutating func appendArray(elementAlignment: Int, _ body: (inout WireEncoder) throws -> Void) throws {
+    mutating func appendArray(elementAlignment: Int, _ body: (inout WireEncoder) throws -> Void) throws {
         appendUInt32(0)
         let lengthOffset = bytes.count - 4
         pad(to: elementAlignment)
@@ -156,26 +159,35 @@ struct WireEncoder {
             pad(to: 8)
             for field in fields { try append(field, variantDepth: variantDepth) }
         case .variant(let inner):
-            guard variantDepth < 64 else { throw DBusError.invalidArgs("variants nested deeper than 64") }
-            let type = inner.type
-            if let code = type.basicCode {
-                appendBasicSignature(code)
-            } else {
-                try type.checkSignatureLimits()
-                var signature: [UInt8] = []
-                type.appendSignature(to: &signature)
-                appendSignature(signature)
-            }
-            try append(inner, variantDepth: variantDepth + 1)
+            try appendVariant(holding: inner, variantDepth: variantDepth)
         }
     }
 
+    /// Writes a variant holding `inner` (its signature, then the value) inside `variantDepth`
+    /// variants, checked as ``append(_:variantDepth:)`` checks a `.variant`.
+    mutating func appendVariant(holding inner: DBusValue, variantDepth: Int) throws {
+        guard variantDepth < 64 else { throw DBusError.invalidArgs("variants nested deeper than 64") }
+        let type = inner.type
+        if let code = type.basicCode {
+            appendBasicSignature(code)
+        } else {
+            try type.checkSignatureLimits()
+            var signature: [UInt8] = []
+            type.appendSignature(to: &signature)
+            appendSignature(signature)
+        }
+        try append(inner, variantDepth: variantDepth + 1)
+    }
+
     /// Writes a string argument, refusing a NUL character (the wire format ends strings with one).
-    private mutating func appendCheckedString(_ text: String) throws {
+    mutating func appendCheckedString(_ text: String) throws {
         var text = text
-        let hasNUL = text.withUTF8 { utf8 in utf8.baseAddress.map { memchr($0, 0, utf8.count) != nil } ?? false }
-        guard !hasNUL else { throw DBusError.invalidArgs("strings cannot contain a NUL character") }
-        appendString(text)
+        try text.withUTF8 { utf8 in
+            if let base = utf8.baseAddress, memchr(base, 0, utf8.count) != nil {
+                throw DBusError.invalidArgs("strings cannot contain a NUL character")
+            }
+            appendStringBytes(utf8)
+        }
     }
 }
 

@@ -33,6 +33,12 @@ public struct WireBody: Sendable {
         }
     }
 
+    /// A body of `bytes` (written from an 8-aligned start) with `signature`, both already checked.
+    init(bytes: [UInt8], signature: [UInt8]) {
+        self.bytes = bytes
+        self.signature = signature
+    }
+
     private init(encoding arguments: [DBusValue]) throws {
         var signature: [UInt8] = []
         var encoder = WireEncoder(capacity: 256)

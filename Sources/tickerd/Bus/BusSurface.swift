@@ -222,7 +222,7 @@ final class BusSurface: ManagerObserver {
             properties: [
                 Property("Name", type: .string, emitsChangedSignal: .const) { .string(name) },
                 Property("Text", type: .string) { [unowned self] in .string(try channel(name).text(at: manager.now)) },
-                Property("Timeline", type: .vardict) { [unowned self] in BusValues.timeline(try channel(name)) },
+                Property("Timeline", vardict: { [unowned self] writer in try BusValues.writeTimeline(try channel(name), to: &writer) }),
                 Property("Columns", type: .uint32) { [unowned self] in .uint32(try channel(name).columns) },
                 Property("FrameRate", type: .double) { [unowned self] in .double(try channel(name).frameRate) },
                 Property("Messages", type: .array(.string)) { [unowned self] in

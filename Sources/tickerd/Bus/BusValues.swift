@@ -3,21 +3,20 @@ import TickerModel
 
 /// The D-Bus forms of the model's values: Timeline `a{sv}`, frames `(s d a{sv})`, message lists.
 enum BusValues {
-    /// The `Timeline` property: the timeline's fields plus, when the channel has any, its
-    /// counters and message effects (docs/rendering.md §12).
-    static func timeline(_ channel: ChannelState) -> DBusValue {
-        // The entries in ascending key order, as `vardict` sorts them, without a dictionary.
-        var entries: [DBusDictEntry] = []
-        entries.reserveCapacity(24)
-        channel.timeline.forEachField { key, field in
-            entries.append(DBusDictEntry(key: .string(key), value: .variant(value(field))))
+    /// Writes the `Timeline` property's entries: the timeline's fields plus, when the channel has
+    /// any, its counters and message effects (docs/rendering.md §12).
+    static func writeTimeline(_ channel: ChannelState, to writer: inout VardictWriter) throws {
+        // The entries in ascending key order, as `vardict` sorts them; the effects entry goes in
+        // before the first key that sorts after it.
+        var effects = channel.effects != .none ? EffectFields.encode(channel.effects) : nil
+        try channel.timeline.forEachField { key, field in
+            if let encoded = effects, key > EffectFields.effectsKey {
+                try writer.add(EffectFields.effectsKey, .string(encoded))
+                effects = nil
+            }
+            try writer.add(key, value(field))
         }
-        if channel.effects != .none {
-            let key = EffectFields.effectsKey
-            let index = entries.firstIndex { $0.key.stringValue.map { $0 > key } ?? false } ?? entries.count
-            entries.insert(DBusDictEntry(key: .string(key), value: .variant(.string(EffectFields.encode(channel.effects)))), at: index)
-        }
-        return .dictionary(key: .string, value: .variant, entries)
+        if let encoded = effects { try writer.add(EffectFields.effectsKey, .string(encoded)) }
     }
 
     /// One `TimelineValue` with its D-Bus type.
