@@ -24,7 +24,7 @@ extension Manager {
             channel.columns = stored.columns
             channel.frameRate = stored.frameRate
             do {
-                channel.timeline = try Timeline(fields: stored.timeline.mapValues(\.value))
+                channel.timeline = try Timeline(fields: stored.timeline.dictionary)
                 channel.activeIDs = stored.activeIDs
                 channel.activeTexts = stored.activeTexts
             } catch {
@@ -72,17 +72,10 @@ extension StoredChannel {
         self.init(
             name: channel.name, settings: StoredSettings(channel.settings), columns: channel.columns,
             frameRate: channel.frameRate,
-            timeline: Self.storedTimeline(channel.timeline),
+            timeline: StoredTimeline(channel.timeline),
             activeIDs: channel.activeIDs, activeTexts: channel.activeTexts,
             configDigest: channel.configDigest,
             counters: channel.effects.counters.counters.mapValues(StoredCounter.init),
             effects: channel.effects.messages.mapValues(StoredEffect.init))
-    }
-
-    /// `timeline.fields` in stored form, built in one pass (no intermediate dictionary).
-    static func storedTimeline(_ timeline: Timeline) -> [String: StoredTimelineValue] {
-        var stored = [String: StoredTimelineValue](minimumCapacity: 22)
-        timeline.forEachField { key, value in stored[key] = StoredTimelineValue(value) }
-        return stored
     }
 }

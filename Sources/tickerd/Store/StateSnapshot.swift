@@ -30,8 +30,8 @@ struct StoredChannel: Codable, Sendable, Equatable {
     var columns: UInt32
     /// Broadcast frames per second.
     var frameRate: Double
-    /// The timeline, as its published dictionary.
-    var timeline: [String: StoredTimelineValue]
+    /// The timeline's fields (those of its published dictionary).
+    var timeline: StoredTimeline
     /// The ids on the tape.
     var activeIDs: [String]
     /// The texts on the tape.

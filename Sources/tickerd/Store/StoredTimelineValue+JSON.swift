@@ -21,16 +21,16 @@ extension StoredTimelineValue {
         writer.writeLiteral("}}")
     }
 
-    /// Writes a whole timeline dictionary (`{"key":value,…}`).
-    static func writeJSON(_ timeline: [String: StoredTimelineValue], to writer: JSONStreamWriter) throws {
+    /// Writes a whole stored timeline (`{"key":value,…}`).
+    static func writeJSON(_ timeline: StoredTimeline, to writer: JSONStreamWriter) throws {
         writer.writeLiteral("{")
         var first = true
-        for (key, value) in timeline {
+        for field in timeline.fields {
             if !first { writer.writeLiteral(",") }
             first = false
-            writer.writeString(key)
+            writer.writeString(field.key)
             writer.writeLiteral(":")
-            try value.writeJSON(to: writer)
+            try field.value.writeJSON(to: writer)
         }
         writer.writeLiteral("}")
     }
