@@ -4,28 +4,66 @@
 /// synthesized `Codable` conformances read back. (Foundation's `JSONEncoder` spent ~600k
 /// instructions on one Post's record; a generic streaming `Encoder` ~170k; docs/benchmarks.md.)
 final class JSONStreamWriter {
-    /// The JSON written so far.
+    /// The bytes written so far: `count` of `capacity` allocated.
     ///
-    /// Unchecked for exclusive access at run time: every access is one append made by this class
-    /// on the caller's thread, none overlaps another, and the dynamic checks cost ~90 a channel's
-    /// record (~8k instructions per Post, callgrind).
-    @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
+    /// A buffer of its own rather than an `Array`: `append(contentsOf:)` costs ~90 instructions a
+    /// call however few bytes it copies, and a Post's record is ~300 short writes (punctuation,
+    /// keys, numbers), ~45k instructions in all (docs/benchmarks.md). Unchecked for exclusive
+    /// access at run time: every access is made by this class on the caller's thread, none
+    /// overlaps another.
+    @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var count = 0
+    @exclusivity(unchecked) private var capacity: Int
 
     /// An empty writer.
     init() {
-        // A Post's record is 1–2 KB; room for it at once (no copies while it grows).
-        bytes.reserveCapacity(4096)
+        // A Post's record is 1–3 KB; room for it at once (no copies while it grows).
+        capacity = 4096
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The JSON written so far.
+    var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(toHold: count + extra) }
+    }
+
+    private func grow(toHold needed: Int) {
+        let grown = max(capacity * 2, needed)
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        larger.update(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity = grown
+    }
+
+    @inline(__always)
+    private func append(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    private func append(_ raw: UnsafeBufferPointer<UInt8>) {
+        guard let base = raw.baseAddress, !raw.isEmpty else { return }
+        reserve(raw.count)
+        (storage + count).update(from: base, count: raw.count)
+        count += raw.count
     }
 
     /// Writes `text` as a JSON string: runs of plain bytes are copied at once; quotes, backslashes
     /// and control characters are escaped.
     func writeString(_ text: String) {
-        // One access to `bytes` for the whole string (not one exclusivity check per append).
-        Self.appendEscaped(text, to: &bytes)
-    }
-
-    private static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             guard let base = utf8.baseAddress else { return }
@@ -35,26 +73,26 @@ final class JSONStreamWriter {
             while index < count {
                 // Eight bytes at a time while none of them needs escaping (texts rarely hold one).
                 while index + 8 <= count,
-                      !mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
+                      !Self.mayNeedEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) {
                     index += 8
                 }
                 guard index < count else { break }
                 let byte = base[index]
                 index += 1
                 guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<(index - 1)]))
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<(index - 1)]))
                 runStart = index
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
+                    append(UInt8(ascii: "\\"))
+                    append(byte)
                 default:
-                    bytes.append(contentsOf: unicodeEscape(byte))
+                    Self.unicodeEscape(byte).withUnsafeBufferPointer { append($0) }
                 }
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            append(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        bytes.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Whether one of the eight bytes of `word` may be a quote, a backslash or a control
@@ -103,24 +141,26 @@ final class JSONStreamWriter {
                 start -= 1
                 buffer[start] = UInt8(ascii: "-")
             }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+            reserve(buffer.count - start)
+            for byte in buffer[start...] { append(byte) }
         }
     }
 
     /// Writes `text` as it is (a literal or a number).
     func writeRaw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
+        var text = text
+        text.withUTF8 { append($0) }
     }
 
     /// Writes the literal `text` as it is (punctuation, a fixed key), copied from the binary's
     /// constant bytes without going through a `String`.
     func writeLiteral(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        text.withUTF8Buffer { append($0) }
     }
 
     /// Writes `raw` as it is.
     func writeBytes(_ raw: UnsafeBufferPointer<UInt8>) {
-        bytes.append(contentsOf: raw)
+        append(raw)
     }
 }
 
