@@ -78,4 +78,29 @@ import Testing
             #expect(tape.width == (expected.cells.last ?? 0))
         }
     }
+
+    @Test("the last cluster boundary at or before a cell equals a walk over the clusters")
+    func lastBoundaryEqualsWalk() {
+        var rng = SeededRandom(seed: 0x7A9E_0B0D)
+        var zeroWidthRuns = 0
+        for _ in 0..<600 {
+            // Zero-width pieces more often than in the frame samples: they are what the search
+            // must gallop over.
+            var tape = TextSamples.tape(&rng, maxMessages: 3, maxPieces: 12)
+            if Bool.random(using: &rng) {
+                tape = Tape(content: tape.content + String(repeating: "\u{200B}", count: Int.random(in: 1...9, using: &rng)) + "x", gap: " ")
+            }
+            for _ in 0..<20 {
+                let start = Int.random(in: 0...tape.clusterCount, using: &rng)
+                let cell = tape.cellStart[start] + Int.random(in: 0...(tape.width - tape.cellStart[start] + 2), using: &rng)
+                // The reference: step over every cluster that ends at or before `cell`.
+                var expected = start
+                while expected < tape.clusterCount, tape.cellStart[expected + 1] <= cell { expected += 1 }
+                if expected > start, tape.cellWidth(ofCluster: expected - 1) == 0 { zeroWidthRuns += 1 }
+                #expect(tape.lastBoundary(atOrBefore: cell, from: start) == expected,
+                        "start \(start) cell \(cell) tape \(tape.text.debugDescription)")
+            }
+        }
+        #expect(zeroWidthRuns > 100, "the samples must end runs on zero-width clusters")
+    }
 }

@@ -39,14 +39,11 @@ extension Tape {
                 base += width
                 continue
             }
-            // The run of clusters of this cycle that lie wholly before `to`, written at once.
+            // The run of clusters of this cycle that lie wholly before `to`, written at once; it
+            // ends at the last cluster boundary at or before `to` (searched, not walked).
             let runStart = index
-            while index < clusterCount {
-                let w = cellWidth(ofCluster: index)
-                guard x + w <= to else { break }
-                x += w
-                index += 1
-            }
+            index = lastBoundary(atOrBefore: to - base, from: index)
+            x = base + cellStart[index]
             if index > runStart { writer.append(clusters: runStart..<index, of: self, to: &out) }
             if x < to, index < clusterCount {
                 // A wide cluster cut by the trailing edge shows as spaces.

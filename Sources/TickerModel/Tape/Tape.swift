@@ -167,6 +167,44 @@ public struct Tape: Sendable {
         return low
     }
 
+    /// The last cluster boundary at or before cell `cell` from boundary `start` on: the largest
+    /// `k` in `start...clusterCount` with `cellStart[k] ≤ cell` (needs `cellStart[start] ≤ cell`).
+    /// Clusters `start..<k` are the ones that end at or before `cell`, zero-width ones included.
+    ///
+    /// Every cluster but a zero-width one is at least a cell wide, so the answer lies within
+    /// `cell − cellStart[start]` clusters of `start`, plus zero-width clusters right at `cell`
+    /// (found by galloping on). O(log c) for a run of c cells, near `start` in memory, whatever
+    /// the tape's length.
+    func lastBoundary(atOrBefore cell: Int, from start: Int) -> Int {
+        let last = clusterCount
+        // Invariant: cellStart[low] ≤ cell, and the answer lies in low...high.
+        var low = start
+        var high = min(last, start + max(0, cell - cellStart[start]))
+        if cellStart[high] <= cell {
+            low = high
+            var step = 1
+            while true {
+                if low == last { return last }
+                let probe = min(last, low + step)
+                if cellStart[probe] > cell {
+                    high = probe - 1
+                    break
+                }
+                low = probe
+                step *= 2
+            }
+        }
+        while low < high {
+            let mid = low + (high - low + 1) / 2
+            if cellStart[mid] <= cell {
+                low = mid
+            } else {
+                high = mid - 1
+            }
+        }
+        return low
+    }
+
     /// Appends the UTF-8 of cluster `index`.
     func appendCluster(_ index: Int, to out: inout [UInt8]) {
         out.append(contentsOf: bytes[byteStart[index]..<byteStart[index + 1]])

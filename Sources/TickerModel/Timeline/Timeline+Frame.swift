@@ -22,7 +22,9 @@ extension Timeline {
         let c = max(0, columns)
         let now = effectiveTime(t)
         var out = [UInt8]()
-        out.reserveCapacity(c + 8)
+        // Room for 4 bytes a cell: CJK takes 1.5, emoji 2, a flag 4; with one cell a byte (ASCII)
+        // the frame had to grow its buffer (a second allocation and a copy) for most non-ASCII text.
+        out.reserveCapacity(4 * c + 16)
         let current = viewedTape(columns: c, at: now)
         var offset = 0.0
         var cycle = 0.0

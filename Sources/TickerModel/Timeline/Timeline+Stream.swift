@@ -53,6 +53,7 @@ extension Timeline {
     }
 
     /// The stream position and current tape at effective instant `t`.
+    @inline(__always)
     func streamState(at t: Instant) -> StreamState {
         if let pending, let switchAt = switchInstant, t >= switchAt {
             return StreamState(
@@ -75,6 +76,7 @@ extension Timeline {
     }
 
     /// The tape in effect at effective instant `t` (for the "fits" rule and still modes).
+    @inline(__always)
     func currentTape(at t: Instant) -> Tape {
         if let pending, let switchAt = switchInstant, t >= switchAt { return pending.tape }
         return tape
@@ -84,6 +86,7 @@ extension Timeline {
     /// current tape (``currentTape(at:)``), except that while a change is pending a viewer for whom
     /// both the old and the new content fit — still text, nothing moves, no seam to keep — sees
     /// the new tape from the instant the change was made (docs/rendering.md §4, §6).
+    @inline(__always)
     func viewedTape(columns: Int, at t: Instant) -> Tape {
         guard let pending, let switchAt = switchInstant, t < switchAt else { return currentTape(at: t) }
         if let changedAt = pending.changedAt, t >= changedAt, showsChangeStill(pending, columns: columns) {
