@@ -63,7 +63,14 @@ let benchmarks: @Sendable () -> Void = {
         scalingFactor: .kilo,
         maxDuration: .seconds(3)
     )
+    registerFrameBenchmarks()
+    registerEffectBenchmarks()
+    registerScheduleBenchmarks()
+    registerTimelineFieldBenchmarks()
+}
 
+/// Frames of plain tapes from 10² to 10⁶ clusters, the tape build and the naive baseline.
+func registerFrameBenchmarks() {
     for size in [100, 10_000, 1_000_000] {
         Benchmark("frame/\(size) clusters/80 columns") { benchmark, timeline in
             // A different instant each iteration: the frame lands anywhere on the tape.
