@@ -29,6 +29,14 @@ struct PostLatency {
         var appendAndSync: [Double] = []
     }
 
+    /// Each timed post's MessageStarted latency minus the Ping and the durable write timed right
+    /// after it, in seconds (the samples line up: one of each per timed post).
+    static func aboveFloor(_ samples: Samples) -> [Double] {
+        zip(samples.messageStarted, zip(samples.ping, samples.durableWrite)).map { started, floor in
+            started - floor.0 - floor.1
+        }
+    }
+
     /// The bytes appended per append-and-fdatasync probe: about a Post's journal record.
     static let probeRecordSize = 2500
     /// The block the journal-like probe writes (a Post's record and the end of the one before).

@@ -13,6 +13,7 @@ import Testing
         "daemon CPU, 10 subscribers × 10 fps × 40 columns",
         "Post → MessageStarted seen by a client",
         "Post → PropertiesChanged(Messages) seen by a client",
+        "Post → MessageStarted above its floor",
         "Peer.Ping answered through the client's event loop",
         "Frame signals received",
         "start → READY=1",
@@ -38,6 +39,20 @@ import Testing
         let frames = try #require(rows.first { $0.count > 2 && $0[1].hasPrefix("Frame signals received") })
         let rate = Double(frames[2].split(separator: " ").first ?? "") ?? 0
         #expect(rate > 0)
+        // The share above the floor is each post's latency minus a positive floor, so its median
+        // lies below the latency's own.
+        let started = try #require(rows.first { $0.count > 2 && $0[1].hasPrefix("Post → MessageStarted seen") })
+        let above = try #require(rows.first { $0.count > 2 && $0[1].hasPrefix("Post → MessageStarted above") })
+        let startedP50 = try #require(Self.milliseconds(started[2]), "value: \(started[2])")
+        let aboveP50 = try #require(Self.milliseconds(above[2]), "value: \(above[2])")
+        #expect(aboveP50 < startedP50)
+    }
+
+    /// The number in a value like `p50 0.47 ms` or `p50 +0.21 ms`.
+    static func milliseconds(_ value: String) -> Double? {
+        let parts = value.split(separator: " ")
+        guard parts.count == 3, parts[0] == "p50", parts[2] == "ms" else { return nil }
+        return Double(parts[1].replacingOccurrences(of: "+", with: ""))
     }
 
     @Test func unknownOptionIsAClearError() throws {
