@@ -1,6 +1,8 @@
 // Frame cost at 10², 10⁴ and 10⁶ clusters, 80 columns: best of 5 rounds of N frames (default
 // 200,000), for an ASCII tape and for the package-benchmark's mixed tape (CJK, emoji, flags,
-// combining marks). Run with scripts/model-timing.sh scripts/frame-timing.swift [N [ascii|mixed]]
+// combining marks, from Benchmarks/…/MixedText.swift). Run with
+//   scripts/model-timing.sh scripts/frame-timing.swift \
+//       --with Benchmarks/Benchmarks/FrameBenchmarks/MixedText.swift [N [ascii|mixed]]
 // (release build, no benchmark package); RUNNER="valgrind --tool=callgrind" counts instructions.
 import TickerModel
 #if canImport(Glibc)
@@ -8,34 +10,13 @@ import Glibc
 #endif
 func now() -> Double { var ts = timespec(); clock_gettime(CLOCK_MONOTONIC, &ts); return Double(ts.tv_sec) * 1e9 + Double(ts.tv_nsec) }
 
-/// The package-benchmark's tape of about `clusters` clusters (Benchmarks/…/FrameBenchmarks.swift).
-func mixedMessages(clusters: Int) -> [String] {
-    let words = ["ticker", "daemon", "中文字", "news", "🚀", "weather", "🇩🇪", "e\u{301}t\u{E9}", "update"]
-    var messages: [String] = []
-    var message = ""
-    var count = 0
-    var index = 0
-    while count < clusters {
-        let word = words[index % words.count]
-        message += word + " "
-        count += word.count + 1
-        index += 1
-        if message.count > 200 {
-            messages.append(message)
-            message = ""
-        }
-    }
-    if !message.isEmpty { messages.append(message) }
-    return messages
-}
-
 let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 200_000
 let kinds = CommandLine.arguments.count > 2 ? [CommandLine.arguments[2]] : ["ascii", "mixed"]
 for kind in kinds {
     for n in [100, 10_000, 1_000_000] {
         let messages = kind == "ascii"
             ? [String((0..<n).map { i in Character(UnicodeScalar(UInt8(97 + i % 26))) })]
-            : mixedMessages(clusters: n)
+            : makeMessages(clusters: n)
         let tape = Tape(messages: messages, separator: "  •  ")
         let timeline = Timeline(tape: tape, settings: ChannelSettings(), at: 0)
         var sink = 0

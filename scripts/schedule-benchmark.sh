@@ -1,3 +1,4 @@
 #!/bin/bash
 # Measures Schedule.nextBoundary with 100k messages (release build).
-exec "$(dirname "$0")/model-timing.sh" scripts/schedule-benchmark.swift
+exec "$(dirname "$0")/model-timing.sh" scripts/schedule-benchmark.swift \
+    --with Benchmarks/Benchmarks/FrameBenchmarks/ScheduleSamples.swift

@@ -1,5 +1,6 @@
 // Release-built measurement of Schedule.nextBoundary with 100k messages (run by
-// scripts/schedule-benchmark.sh; not part of the test suite, which never times anything).
+// scripts/schedule-benchmark.sh; not part of the test suite, which never times anything). The
+// messages come from Benchmarks/…/ScheduleSamples.swift, compiled beside this file.
 import Foundation
 import TickerModel
 
@@ -41,29 +42,6 @@ for calendar in calendars {
     elapseTotal += now() - start
 }
 
-/// Builds 100k messages: 40% TTL, 30% absolute windows, 30% recurring windows whose calendar comes
-/// from `calendarFor`.
-func makeEntries(calendarFor: (Int) -> CalendarSpec) -> [ScheduleEntry] {
-    var entries: [ScheduleEntry] = []
-    entries.reserveCapacity(100_000)
-    for i in 0..<100_000 {
-        let window: ScheduleWindow
-        switch i % 10 {
-        case 0, 1, 2, 3:
-            window = .timeToLive(microseconds: Int64.random(in: 1...(30 * 86_400), using: &random) * second)
-        case 4, 5, 6:
-            let start = origin + Int64.random(in: -86_400...(30 * 86_400), using: &random) * second
-            window = .absolute(start: start, end: start + Int64.random(in: 60...(7 * 86_400), using: &random) * second)
-        default:
-            window = .recurring(calendar: calendarFor(i), duration: Int64.random(in: 60...(12 * 3600), using: &random) * second)
-        }
-        entries.append(ScheduleEntry(id: "m\(i)", priority: Int.random(in: 0...3, using: &random),
-                                     isUrgent: false, window: window,
-                                     postedAt: origin + Int64.random(in: -3600...0, using: &random) * second))
-    }
-    return entries
-}
-
 func measure(_ title: String, _ entries: [ScheduleEntry]) {
     var schedule = Schedule(entries)
     var start = now()
@@ -103,12 +81,12 @@ func measure(_ title: String, _ entries: [ScheduleEntry]) {
 print(String(format: "nextElapse: %.2f µs per call (%d calls over %d calendars)",
              Double(elapseTotal) / Double(elapseCalls) / 1000, elapseCalls, calendars.count))
 // Distinct calendars: each recurring message has its own time of day (and zone for some).
-let distinct = makeEntries { i in
+let distinct = makeScheduleEntries(origin: origin) { i in
     let zone = ["", " UTC", " America/New_York", " Australia/Lord_Howe"][i % 4]
     let text = "*-*-* \(i / 7 % 24):\(i / 3 % 60):\(i % 60)\(zone)"
     return (try? CalendarSpec(parsing: text, zones: zones)) ?? calendars[0]
 }
 measure("30000 recurring messages with distinct calendars", distinct)
 // Shared calendars: 1500 messages per calendar start together.
-let shared = makeEntries { _ in calendars[Int.random(in: 0..<calendars.count, using: &random)] }
+let shared = makeScheduleEntries(origin: origin) { _ in calendars[Int.random(in: 0..<calendars.count, using: &random)] }
 measure("30000 recurring messages sharing \(calendars.count) calendars", shared)
