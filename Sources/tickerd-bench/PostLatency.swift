@@ -1,16 +1,18 @@
 import DBus
 import Foundation
 
-/// Post → MessageStarted and Post → PropertiesChanged(Messages) as one client on the bus sees
-/// them: the client times each `Post` from the call to the arrival of each signal naming the new
-/// message's id, then removes the message (untimed) so every post meets the same tape.
+/// Post → MessageStarted, Post → PropertiesChanged(Messages) and Post → its answer as one client
+/// on the bus sees them: the client times each `Post` from the call to the arrival of each signal
+/// naming the new message's id and of the answer, then removes the message (untimed) so every
+/// post meets the same tape.
 ///
 /// Beside each post it times the two things no daemon can avoid, in the same conditions: a
-/// `Peer.Ping` round trip to tickerd (the bus hops a Post's answer takes) and the durable write
-/// of a Post's record in the state folder's file system, made the way the daemon's journal makes
-/// it (one 4 KiB block into zeros written ahead, `O_DIRECT | O_DSYNC`). Their sum is the floor of
-/// a durable Post on this machine. For comparison it also times the plain way: an append of a
-/// record's size plus `fdatasync`.
+/// `Peer.Ping` round trip to tickerd (the bus hops a Post's signals and answer take) and the
+/// durable write of a Post's record in the state folder's file system, made the way the daemon's
+/// journal makes it (one 4 KiB block into zeros written ahead, `O_DIRECT | O_DSYNC`). The Ping is
+/// the floor of the signals (they go out while the record is written); the Ping plus the write is
+/// the floor of the answer, which waits for the record to be durable. For comparison it also
+/// times the plain way: an append of a record's size plus `fdatasync`.
 struct PostLatency {
     /// Latencies of the timed posts, in seconds.
     struct Samples {
@@ -18,6 +20,8 @@ struct PostLatency {
         var messageStarted: [Double] = []
         /// Post → PropertiesChanged of the channel whose `Messages` holds the id.
         var messagesChanged: [Double] = []
+        /// Post → its answer (the message is stored durably).
+        var answered: [Double] = []
         /// Peer.Ping round trips to tickerd, with a blocking call.
         var ping: [Double] = []
         /// Peer.Ping round trips to tickerd whose answer is received by the client's event loop,
@@ -29,12 +33,10 @@ struct PostLatency {
         var appendAndSync: [Double] = []
     }
 
-    /// Each timed post's MessageStarted latency minus the Ping and the durable write timed right
-    /// after it, in seconds (the samples line up: one of each per timed post).
+    /// Each timed post's MessageStarted latency minus the Ping timed right after it, in seconds
+    /// (the samples line up: one of each per timed post).
     static func aboveFloor(_ samples: Samples) -> [Double] {
-        zip(samples.messageStarted, zip(samples.ping, samples.durableWrite)).map { started, floor in
-            started - floor.0 - floor.1
-        }
+        zip(samples.messageStarted, samples.ping).map { started, ping in started - ping }
     }
 
     /// The bytes appended per append-and-fdatasync probe: about a Post's journal record.
@@ -94,10 +96,12 @@ struct PostLatency {
         var samples = Samples()
         let warmUp = min(5, posts)
         for index in 0..<(warmUp + posts) {
-            let (toStarted, toChanged) = try postOnce(id: "bench-\(index)", connection: connection, loop: loop, state: state)
+            let (toStarted, toChanged, toAnswer) = try postOnce(
+                id: "bench-\(index)", connection: connection, loop: loop, state: state)
             if index >= warmUp {
                 samples.messageStarted.append(toStarted)
                 samples.messagesChanged.append(toChanged)
+                samples.answered.append(toAnswer)
             }
             _ = try connection.callBlocking(
                 destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
@@ -138,25 +142,29 @@ struct PostLatency {
         return (ContinuousClock.now - sent).seconds
     }
 
-    private func postOnce(id: String, connection: Connection, loop: EventLoop, state: PostState) throws -> (Double, Double) {
+    private func postOnce(id: String, connection: Connection, loop: EventLoop, state: PostState) throws -> (Double, Double, Double) {
         state.id = id
         state.startedAt = nil
         state.changedAt = nil
         state.reply = nil
+        state.repliedAt = nil
         let message = try Message.methodCall(
             destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
             interface: DaemonUnderTest.controlInterface, member: "Post")
         try message.append([.string("main"), .string("benchmark message \(id)"), .vardict(["id": .string(id)])])
         let posted = ContinuousClock.now
-        try connection.call(message, timeout: .seconds(10)) { result in state.reply = result }
+        try connection.call(message, timeout: .seconds(10)) { result in
+            state.repliedAt = ContinuousClock.now
+            state.reply = result
+        }
         let complete = loop.run(timeout: .seconds(10)) {
             state.reply != nil && state.startedAt != nil && state.changedAt != nil
         }
         if case .failure(let error)? = state.reply { throw BenchError("Post \(id) failed: \(error)") }
-        guard complete, let startedAt = state.startedAt, let changedAt = state.changedAt else {
+        guard complete, let startedAt = state.startedAt, let changedAt = state.changedAt, let repliedAt = state.repliedAt else {
             throw BenchError("Post \(id): no MessageStarted/PropertiesChanged within 10 s")
         }
-        return ((startedAt - posted).seconds, (changedAt - posted).seconds)
+        return ((startedAt - posted).seconds, (changedAt - posted).seconds, (repliedAt - posted).seconds)
     }
 }
 
@@ -165,6 +173,7 @@ private final class PostState {
     var id = ""
     var startedAt: ContinuousClock.Instant?
     var changedAt: ContinuousClock.Instant?
+    var repliedAt: ContinuousClock.Instant?
     var reply: Result<Message, DBusError>?
 }
 

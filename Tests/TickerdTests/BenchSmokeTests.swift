@@ -14,6 +14,7 @@ import Testing
         "Post → MessageStarted seen by a client",
         "Post → PropertiesChanged(Messages) seen by a client",
         "Post → MessageStarted above its floor",
+        "Post → its answer (the message stored durably)",
         "Peer.Ping answered through the client's event loop",
         "Frame signals received",
         "start → READY=1",

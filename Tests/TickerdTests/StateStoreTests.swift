@@ -260,16 +260,37 @@ import TickerModel
         while written.reduce(0, { $0 + $1.count + 8 }) < 3 * JournalFile.growthStep + 5000 {
             let length = random.next() % 10 == 0 ? Int(random.next() % 9000 + 1) : Int(random.next() % 2000 + 1)
             let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let inPlace = journal.overwritesInPlace(payloadCount: payload.count)
+            let countBefore = (try AtomicFile.read(journal.path))?.count ?? 0
             try journal.append(payload)
             written.append(payload)
             try Self.expectFileHolds(written, at: journal.path)
             let count = try #require(try AtomicFile.read(journal.path)).count
             #expect(count % JournalFile.growthStep == 0 && count > journal.size, "\(count)")
+            // A record said to overwrite in place (so that only a device error can stop it, and
+            // its signals go out before it) did not grow the file; every other one did.
+            #expect(inPlace == (count == countBefore), "record \(written.count) of \(length) bytes: in place \(inPlace), file \(countBefore) → \(count)")
             steps.insert(count)
         }
         #expect(steps.count == 4)
         try journal.truncate()
         #expect(try AtomicFile.read(journal.path)?.count == 0)
+    }
+
+    @Test(arguments: [-1, 0, 1])
+    func aRecordEndingAtTheZerosEndOverwritesInPlaceAndOneBytePastGrowsTheFile(past: Int) throws {
+        let directory = try TemporaryDirectory()
+        let journal = JournalFile(path: directory.file("journal"))
+        try journal.open()
+        try journal.append(Array(repeating: 7, count: 10))
+        let allocated = try #require(try AtomicFile.read(journal.path)).count
+        // The payload whose record (8 bytes of length and checksum, then the payload) ends `past`
+        // bytes after the zeros written ahead.
+        let length = allocated - journal.size - 8 + past
+        #expect(journal.overwritesInPlace(payloadCount: length) == (past <= 0))
+        try journal.append(Array(repeating: 9, count: length))
+        let grown = try #require(try AtomicFile.read(journal.path)).count
+        #expect((grown == allocated) == (past <= 0), "\(allocated) → \(grown)")
     }
 
     @Test func aJournalOpenedOnRecordsTakesNewOnesOnlyOnceEmptied() throws {

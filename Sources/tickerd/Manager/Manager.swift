@@ -3,9 +3,15 @@ import TickerModel
 /// Owns all of the daemon's mutable state — channels, messages, the schedule, subscriptions — on
 /// the one serial event loop, and keeps it consistent.
 ///
-/// Every change runs as a transaction: mutate, re-evaluate the schedule, store the state; only
-/// when the store succeeded are the events delivered to the observer. When the store fails the
-/// state is rolled back and the caller gets `StorageFailed`, so nothing is kept in memory only.
+/// Every change runs as a transaction: mutate, re-evaluate the schedule, store the state, and the
+/// caller is answered only once the store succeeded. When the store fails the state is rolled
+/// back and the caller gets `StorageFailed`, so nothing is kept in memory only.
+///
+/// The change's events (signals, for the bus surface) go out after the store, or before it when
+/// its record only overwrites space the store already holds and every event can be taken back:
+/// then only a device error can stop the write, and the subscribers need not wait for the disk.
+/// Should the write fail after all, the state is rolled back and the events are taken back
+/// (``ManagerEvent/undone``): a subscriber following the signals ends with the state as it is.
 ///
 /// What is stored is what changed: the channel and message tables note the names and ids set
 /// since the last store, and only those go into the journal record (``StateChange``), so a
@@ -32,7 +38,7 @@ final class Manager {
     let clock: () -> Instant
 
     var nextSerial: UInt64 = 1
-    /// Events queued by the running transaction, delivered once it is stored.
+    /// Events queued by the running transaction, delivered with its store.
     var pendingEvents: [ManagerEvent] = []
     /// Each channel as last stored, to leave channels that were set but did not change out of
     /// the journal (small: settings, timeline and the texts on each tape).
@@ -71,25 +77,71 @@ final class Manager {
     /// back. (Copying them made every Post with 100k scheduled messages copy both, ~25 MB and
     /// ~20 ms, and left the copies' pages in the heap.)
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
-        let saved = (channels, nextSerial, pendingEvents.count, lastEvaluation, stateDue, messages.unstored)
+        let saved = SavedState(channels: channels, nextSerial: nextSerial, pendingEvents: pendingEvents.count,
+                               lastEvaluation: lastEvaluation, stateDue: stateDue, unstoredMessages: messages.unstored)
         undoLog = []
         defer { undoLog = nil }
         let result: T
+        let prepared: PreparedChange?
         do {
             result = try body()
             evaluate(at: now)
-            try persist()
+            prepared = try prepareStore()
         } catch {
-            for (id, record, entry) in (undoLog ?? []).reversed() {
-                if let record, let entry { messages.set(record, entry: entry) } else { messages.remove(id) }
-            }
-            messages.restoreUnstored(saved.5)
-            (channels, nextSerial, lastEvaluation, stateDue) = (saved.0, saved.1, saved.3, saved.4)
-            pendingEvents.removeSubrange(saved.2...)
+            rollBack(to: saved)
             throw error
         }
+        guard let prepared, prepared.overwritesInPlace,
+              pendingEvents[saved.pendingEvents...].allSatisfy(\.isUndoable) else {
+            // The write may fail for want of space: store first, announce only what is stored.
+            do { try commitStore(prepared) } catch {
+                rollBack(to: saved)
+                throw error
+            }
+            deliverEvents()
+            return result
+        }
+        // Only a device error can stop this write: announce the change now, while the record is
+        // written, and take it back in the rare case the write fails.
+        let announced = Array(pendingEvents[saved.pendingEvents...])
         deliverEvents()
+        do { try commitStore(prepared) } catch {
+            var afterAnnouncing = saved
+            afterAnnouncing.pendingEvents = pendingEvents.count
+            rollBack(to: afterAnnouncing)
+            for event in announced.reversed() { emit(event.undone) }
+            deliverEvents()
+            throw error
+        }
         return result
+    }
+
+    /// What a transaction puts back when it is rolled back (with ``undoLog``).
+    struct SavedState {
+        /// The channels (copied whole: at most a few dozen).
+        var channels: ChannelTable
+        /// The next message serial.
+        var nextSerial: UInt64
+        /// How many events were queued before the transaction.
+        var pendingEvents: Int
+        /// When the schedule was last evaluated.
+        var lastEvaluation: Instant
+        /// When the state next changes by itself.
+        var stateDue: Instant?
+        /// The ids of messages set or dropped since the last store.
+        var unstoredMessages: Set<String>
+    }
+
+    /// Puts back the state saved at a transaction's start and what its ``undoLog`` noted, and
+    /// drops the events it queued.
+    private func rollBack(to saved: SavedState) {
+        for (id, record, entry) in (undoLog ?? []).reversed() {
+            if let record, let entry { messages.set(record, entry: entry) } else { messages.remove(id) }
+        }
+        undoLog = []
+        messages.restoreUnstored(saved.unstoredMessages)
+        (channels, nextSerial, lastEvaluation, stateDue) = (saved.channels, saved.nextSerial, saved.lastEvaluation, saved.stateDue)
+        pendingEvents.removeSubrange(min(saved.pendingEvents, pendingEvents.count)...)
     }
 
     /// While a transaction runs: each message it set or dropped, with its record and schedule
@@ -103,7 +155,7 @@ final class Manager {
     }
 
     /// Re-evaluates at `now` without a caller (a timer fired, the clock jumped): the schedule,
-    /// then storing, then events. A failed store is returned for logging; the change stands, as
+    /// then events, then storing. A failed store is returned for logging; the change stands, as
     /// time cannot be rolled back.
     ///
     /// When no schedule boundary or effect milestone has come since the last evaluation (the
@@ -122,14 +174,15 @@ final class Manager {
             }
         }
         evaluate(at: t)
+        // Time's changes stand whether or not they are stored: announced first.
+        deliverEvents()
         var failure: TickerError?
         do { try persist() } catch { failure = error }
-        deliverEvents()
         pumpFrames(at: now)
         return failure
     }
 
-    /// Queues an event for delivery after the transaction's store.
+    /// Queues an event for delivery with the transaction's store (see the type's documentation).
     func emit(_ event: ManagerEvent) {
         pendingEvents.append(event)
     }
@@ -145,22 +198,38 @@ final class Manager {
     /// Stores what changed since the last store (nothing is written when nothing did). On
     /// failure the changes stay noted, so the next store (or the rollback) accounts for them.
     private func persist() throws(TickerError) {
+        try commitStore(prepareStore())
+    }
+
+    /// What changed since the last store, encoded for the store; nil when there is no store or
+    /// nothing changed (both already noted as stored).
+    private func prepareStore() throws(TickerError) -> PreparedChange? {
         guard let store else {
             markStored()
-            return
+            return nil
         }
         let change = unstoredChange()
         guard !change.isEmpty(after: storedSerial) else {
             markStored()
-            return
+            return nil
         }
         do {
-            try store.store(change, snapshot: snapshot)
+            return try store.prepare(change)
         } catch {
             throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
         }
-        for channel in change.channels { storedChannels[channel.name] = channel }
-        for name in change.removedChannels { storedChannels[name] = nil }
+    }
+
+    /// Writes a change ``prepareStore()`` encoded, durably, and notes it as stored.
+    private func commitStore(_ prepared: PreparedChange?) throws(TickerError) {
+        guard let prepared, let store else { return }
+        do {
+            try store.commit(prepared, snapshot: snapshot)
+        } catch {
+            throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
+        }
+        for channel in prepared.change.channels { storedChannels[channel.name] = channel }
+        for name in prepared.change.removedChannels { storedChannels[name] = nil }
         markStored()
     }
 

@@ -135,6 +135,13 @@ final class JournalFile {
         tail = Array(block[(Self.blockStart(newSize) - start)...])
     }
 
+    /// Whether appending a record of `payloadCount` bytes would write only blocks the file
+    /// already holds (its zeros written ahead), with no growth: such a write can fail only by a
+    /// device error, never for want of space.
+    func overwritesInPlace(payloadCount: Int) -> Bool {
+        fd >= 0 && isEmptied && payloadCount > 0 && Self.blockEnd(size + 8 + payloadCount) <= allocated
+    }
+
     /// Empties the file durably (nothing to do when it is empty).
     func truncate() throws(FileSystemError) {
         guard allocated > 0 else {

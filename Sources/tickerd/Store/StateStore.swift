@@ -106,20 +106,32 @@ final class StateStore: StateStoring {
         return .loaded(state.snapshot(journalSequence: last), notes: notes)
     }
 
-    /// Stores `change` durably as the next journal record, or the whole state (a compaction of
-    /// `snapshot()`) when the journal is full or not open.
+    /// Encodes `change` as the next journal record, or as nothing when the journal is full or
+    /// not open (the commit then writes a compaction of the whole state).
     ///
     /// A record that would take the journal past its limit (a reload that changed thousands of
     /// messages, or simply the journal's growth) is not written: the compaction holds it.
-    func store(_ change: StateChange, snapshot: () -> StateSnapshot) throws {
-        guard isCurrent, journal.isOpen else { return try compact(snapshot()) }
+    func prepare(_ change: StateChange) throws -> PreparedChange {
+        var prepared = PreparedChange(change: change, record: nil, overwritesInPlace: false)
+        guard isCurrent, journal.isOpen else { return prepared }
         var record = change
         record.sequence = sequence + 1
         let payload = try record.jsonBytes()
         guard journal.size + payload.count <= max(journalLimit, Self.journalFactor * snapshotSize) else {
+            return prepared
+        }
+        prepared.record = (payload, record.sequence)
+        prepared.overwritesInPlace = journal.overwritesInPlace(payloadCount: payload.count)
+        return prepared
+    }
+
+    /// Stores a prepared change durably: its journal record, or the whole state (a compaction
+    /// of `snapshot()`) when it has none or the journal moved on since it was prepared.
+    func commit(_ prepared: PreparedChange, snapshot: () -> StateSnapshot) throws {
+        guard let record = prepared.record, isCurrent, journal.isOpen, record.sequence == sequence + 1 else {
             return try compact(snapshot())
         }
-        try journal.append(payload)
+        try journal.append(record.payload)
         sequence += 1
     }
 
