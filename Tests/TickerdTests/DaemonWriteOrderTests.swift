@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The order of a Post's system calls in the real daemon, as `strace` sees them: a Post whose
+/// journal record only overwrites the zeros written ahead sends its MessageStarted before the
+/// record's write (subscribers do not wait for the disk) and its answer after it (the caller is
+/// answered only once the Post is durable); the first Post after start, whose record grows the
+/// journal file, is written before anything is sent.
+///
+/// Under `make sanitize` the suite steps aside: LeakSanitizer refuses to run under strace's ptrace.
+@Suite(.disabled(if: Sanitizer.isActive, "LeakSanitizer does not run under ptrace"))
+struct DaemonWriteOrderTests {
+    /// One traced system call: its name and the line strace printed.
+    struct Call {
+        var name: String
+        var line: Substring
+    }
+
+    @Test func signalsGoOutWhileAnInPlaceRecordIsWrittenAndTheAnswerAfterIt() throws {
+        let bus = try PrivateBus()
+        let folder = try TemporaryDirectory(prefix: "tickerd-order")
+        let trace = folder.file("trace")
+        let notify = try NotifySocket(directory: folder)
+        try "".write(toFile: folder.file("tickerd.toml"), atomically: true, encoding: .utf8)
+        let traced = try ChildProcess("strace", ["-f", "-qq", "-s", "16384", "-e", "trace=sendto,sendmsg,pwrite64,write,writev",
+            "-o", trace, Repository.builtProduct("tickerd"),
+            "--bus", bus.address, "--config", folder.file("tickerd.toml"), "--state-dir", folder.file("state")],
+            environment: notify.environment.merging(["TICKERD_LOG": "stderr"]) { $1 })
+        #expect(notify.wait(timeout: .seconds(30)) { $0.contains("READY=1") } != nil, "\(traced.standardError)")
+        let ids = (1...4).map { "order-\($0)" }
+        for id in ids {
+            let posted = try ChildProcess.run("busctl", ["--address=\(bus.address)", "--", "call", "io.github.tickerd.Ticker1",
+                "/io/github/tickerd/Ticker1", "io.github.tickerd.Ticker1.Control", "Post", "ssa{sv}",
+                "main", "Message \(id)", "1", "id", "s", id])
+            #expect(posted.status == 0, "\(posted.stderr)")
+        }
+        guard let pid = SyscallFilterTests.childPID(of: traced.pid) else {
+            Issue.record("no traced tickerd under strace \(traced.pid)")
+            traced.kill(SIGKILL)
+            return
+        }
+        kill(pid, SIGTERM)
+        #expect(try traced.wait(timeout: .seconds(30)) == 0)
+
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").compactMap { line -> Call? in
+            let name = line.drop { $0.isNumber || $0 == " " }.prefix { $0.isLetter || $0.isNumber }
+            return name.isEmpty ? nil : Call(name: String(name), line: line)
+        }
+        for (index, id) in ids.enumerated() {
+            let quoted = "\(id)"
+            // The record's write: the journal's O_DIRECT block holding the message.
+            let record = calls.firstIndex { $0.name == "pwrite64" && $0.line.contains(quoted) }
+            // MessageStarted, and the answer: a method return whose body is the id.
+            let started = calls.firstIndex { ($0.name == "sendto" || $0.name == "sendmsg") && $0.line.contains("MessageStarted") && $0.line.contains(quoted) }
+            let answer = calls.firstIndex { ($0.name == "sendto" || $0.name == "sendmsg") && !$0.line.contains("Properties")
+                && !$0.line.contains("MessageStarted") && $0.line.contains(quoted) }
+            guard let record, let started, let answer else {
+                Issue.record("\(id): record \(String(describing: record)), MessageStarted \(String(describing: started)), answer \(String(describing: answer)) in \(calls.count) calls")
+                continue
+            }
+            #expect(record < answer, "\(id) was answered before its record was written")
+            if index == 0 {
+                #expect(record < started, "the first Post grows the journal: stored before announced")
+            } else {
+                #expect(started < record, "\(id)'s MessageStarted waited for its record, which only overwrites zeros")
+            }
+        }
+    }
+}
