@@ -201,7 +201,9 @@ import TickerModel
         for state in states.prefix(4) { try saver.save(state) }
         let journal = try #require(try AtomicFile.read(store.journalPath))
         try store.compact(states[4])
-        #expect(try fileSize(store.journalPath) == 0)
+        // Emptied: no records, only the zeros written ahead of the next ones.
+        let emptied = try #require(try AtomicFile.read(store.journalPath))
+        #expect(emptied.count >= JournalFile.growthStep && emptied.allSatisfy { $0 == 0 })
         // The snapshot was written but the journal not yet emptied when the power went.
         try Data(journal).write(to: URL(fileURLWithPath: store.journalPath))
         #expect(try loaded(directory.path).0 == comparable(states[4]))
@@ -291,6 +293,28 @@ import TickerModel
         try journal.append(Array(repeating: 9, count: length))
         let grown = try #require(try AtomicFile.read(journal.path)).count
         #expect((grown == allocated) == (past <= 0), "\(allocated) → \(grown)")
+    }
+
+    @Test func growingAheadKeepsHalfAStepOfZerosAfterEveryRecordAndLosesNone() throws {
+        let directory = try TemporaryDirectory()
+        let journal = JournalFile(path: directory.file("journal"))
+        try journal.open()
+        journal.growAhead()
+        var random = SeededRandom(seed: 11)
+        var written: [[UInt8]] = []
+        var sizes = Set<Int>()
+        for _ in 0..<120 {
+            #expect(journal.overwritesInPlace(payloadCount: JournalFile.growthStep / 2 - 8))
+            let payload = (0..<Int(random.next() % 3000 + 1)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            try journal.append(payload)
+            journal.growAhead()
+            written.append(payload)
+            try Self.expectFileHolds(written, at: journal.path)
+            let count = try #require(try AtomicFile.read(journal.path)).count
+            #expect(count - journal.size >= JournalFile.growthStep / 2, "\(count) bytes, records end at \(journal.size)")
+            sizes.insert(count)
+        }
+        #expect(sizes.count >= 3, "the file grew \(sizes.count - 1) times")
     }
 
     @Test func aJournalOpenedOnRecordsTakesNewOnesOnlyOnceEmptied() throws {

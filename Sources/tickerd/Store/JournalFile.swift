@@ -142,6 +142,22 @@ final class JournalFile {
         fd >= 0 && isEmptied && payloadCount > 0 && Self.blockEnd(size + 8 + payloadCount) <= allocated
     }
 
+    /// Writes zeros ahead of the records (durably) when less than half a ``growthStep`` is left,
+    /// so the next records overwrite in place (``overwritesInPlace(payloadCount:)``). Nothing
+    /// is lost when it fails (a full disk): the file is cut back to what it held, and an append
+    /// grows it itself when it must.
+    func growAhead() {
+        guard fd >= 0, isEmptied, allocated - size < Self.growthStep / 2 else { return }
+        let grown = (size / Self.growthStep + 2) * Self.growthStep
+        let growthStart = Self.blockEnd(allocated)
+        do throws(FileSystemError) {
+            try write([], paddedTo: grown - growthStart, at: growthStart)
+            allocated = grown
+        } catch {
+            _ = ftruncate(fd, off_t(allocated))
+        }
+    }
+
     /// Empties the file durably (nothing to do when it is empty).
     func truncate() throws(FileSystemError) {
         guard allocated > 0 else {

@@ -133,6 +133,10 @@ final class StateStore: StateStoring {
         }
         try journal.append(record.payload)
         sequence += 1
+        // Room for the next records, so they too overwrite in place (their signals need not wait
+        // for the disk). After this record, which its caller is waiting for, and only now and
+        // then (a growth step holds ~25 Post records); a failure is left to a later append.
+        journal.growAhead()
     }
 
     /// Writes `snapshot` as the new state file and empties the journal (at start, at exit and when
@@ -155,6 +159,7 @@ final class StateStore: StateStoring {
         } catch {
             journal.close()
         }
+        journal.growAhead()
     }
 
     private func moveAsideWithJournal(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {
