@@ -18,32 +18,17 @@ struct DaemonWriteOrderTests {
     }
 
     @Test func signalsGoOutWhileAnInPlaceRecordIsWrittenAndTheAnswerAfterIt() throws {
-        let bus = try PrivateBus()
-        let folder = try TemporaryDirectory(prefix: "tickerd-order")
-        let trace = folder.file("trace")
-        let notify = try NotifySocket(directory: folder)
-        try "".write(toFile: folder.file("tickerd.toml"), atomically: true, encoding: .utf8)
-        let traced = try ChildProcess("strace", ["-f", "-qq", "-s", "16384", "-e", "trace=sendto,sendmsg,pwrite64,write,writev",
-            "-o", trace, Repository.builtProduct("tickerd"),
-            "--bus", bus.address, "--config", folder.file("tickerd.toml"), "--state-dir", folder.file("state")],
-            environment: notify.environment.merging(["TICKERD_LOG": "stderr"]) { $1 })
-        #expect(notify.wait(timeout: .seconds(30)) { $0.contains("READY=1") } != nil, "\(traced.standardError)")
+        let daemon = try TracedDaemon(straceOptions: ["-s", "16384", "-e", "trace=sendto,sendmsg,pwrite64,write,writev"])
         let ids = (1...4).map { "order-\($0)" } + ["order-new-channel"]
         for id in ids {
-            let posted = try ChildProcess.run("busctl", ["--address=\(bus.address)", "--", "call", "io.github.tickerd.Ticker1",
+            let posted = try ChildProcess.run("busctl", ["--address=\(daemon.bus.address)", "--", "call", "io.github.tickerd.Ticker1",
                 "/io/github/tickerd/Ticker1", "io.github.tickerd.Ticker1.Control", "Post", "ssa{sv}",
                 id == "order-new-channel" ? "fresh" : "main", "Message \(id)", "1", "id", "s", id])
             #expect(posted.status == 0, "\(posted.stderr)")
         }
-        guard let pid = SyscallFilterTests.childPID(of: traced.pid) else {
-            Issue.record("no traced tickerd under strace \(traced.pid)")
-            traced.kill(SIGKILL)
-            return
-        }
-        kill(pid, SIGTERM)
-        #expect(try traced.wait(timeout: .seconds(30)) == 0)
+        guard try daemon.stop() else { return }
 
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").compactMap { line -> Call? in
+        let calls = try String(contentsOfFile: daemon.trace, encoding: .utf8).split(separator: "\n").compactMap { line -> Call? in
             let name = line.drop { $0.isNumber || $0 == " " }.prefix { $0.isLetter || $0.isNumber }
             return name.isEmpty ? nil : Call(name: String(name), line: line)
         }

@@ -58,15 +58,8 @@ struct SyscallFilterTests {
     /// The daemon at work: serving the bus, posting, rendering, a subscriber's frames, a reload,
     /// then SIGTERM — every call it makes must be inside the unit's filter.
     @Test func aServingDaemonStaysInsideTheFilter() throws {
-        let bus = try PrivateBus()
-        let folder = try TemporaryDirectory(prefix: "tickerd-strace")
-        let trace = folder.file("trace")
-        let notify = try NotifySocket(directory: folder)
-        try "".write(toFile: folder.file("tickerd.toml"), atomically: true, encoding: .utf8)
-        let traced = try ChildProcess("strace", ["-f", "-qq", "-o", trace, Repository.builtProduct("tickerd"),
-            "--bus", bus.address, "--config", folder.file("tickerd.toml"), "--state-dir", folder.file("state")],
-            environment: notify.environment.merging(["TICKERD_LOG": "stderr", "WATCHDOG_USEC": "200000"]) { $1 })
-        #expect(notify.wait(timeout: .seconds(30)) { $0.contains("READY=1") } != nil, "\(traced.standardError)")
+        let daemon = try TracedDaemon(environment: ["WATCHDOG_USEC": "200000"])
+        let bus = daemon.bus
         let busctl = { (arguments: [String]) throws -> Int32 in
             try ChildProcess.run("busctl", ["--address=\(bus.address)", "--"] + arguments).status
         }
@@ -82,22 +75,9 @@ struct SyscallFilterTests {
             "--object-path", "/io/github/tickerd/Ticker1/channel/main", "--method",
             "io.github.tickerd.Ticker1.Channel.Subscribe", "{'fps': <30.0>}"])
         #expect(subscribe.status == 0)
-        #expect(notify.wait(timeout: .seconds(5)) { $0.contains("WATCHDOG=1") } != nil)
-        guard let pid = Self.childPID(of: traced.pid) else {
-            Issue.record("no traced tickerd under strace \(traced.pid)")
-            traced.kill(SIGKILL)
-            return
-        }
-        kill(pid, SIGTERM)
-        #expect(try traced.wait(timeout: .seconds(30)) == 0)
-        try checkTrace(trace)
-    }
-
-    /// The first child of `pid` (the daemon strace started).
-    static func childPID(of pid: Int32) -> Int32? {
-        let path = "/proc/\(pid)/task/\(pid)/children"
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
-        return text.split(separator: " ").first.flatMap { Int32($0) }
+        #expect(daemon.notify.wait(timeout: .seconds(5)) { $0.contains("WATCHDOG=1") } != nil)
+        guard try daemon.stop() else { return }
+        try checkTrace(daemon.trace)
     }
 
     private func checkTrace(_ trace: String) throws {
