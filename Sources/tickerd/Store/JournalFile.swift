@@ -15,7 +15,9 @@ import Glibc
 /// change to the file's size or block map to commit through the file system's own journal: on
 /// ext4 here, 1 KiB append + `fdatasync` p50 0.22–0.26 ms, overwrite + `fdatasync` 0.17–0.19 ms,
 /// overwrite with `O_DSYNC` 0.14–0.15 ms (docs/benchmarks.md). The zeros read as the end of the
-/// records (a length of 0).
+/// records (a length of 0). ``growAhead()`` keeps at least half a step of them ahead, so a record
+/// normally overwrites in place (``overwritesInPlace(payloadCount:)``) and can fail only by a
+/// device error; its owner announces such a change while it is written.
 ///
 /// Writes are whole ``blockSize`` blocks from an aligned buffer, so the file is opened
 /// `O_DIRECT` where the file system allows it: the record goes from the buffer to the device
