@@ -228,6 +228,30 @@ import TickerModel
         #expect(try JournalFile.recordsEnd(atPath: store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
     }
 
+    @Test func aRecordPastTheLimitThatFitsInPlaceIsWrittenThenFoldedIntoTheSnapshot() throws {
+        let (directory, saver, states) = try freshStore((1...40).map { "message \($0) of a journal with a small limit" }, journalLimit: 6000)
+        let store = saver.store
+        var previous = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
+        var crossed = 0
+        for (index, state) in states.enumerated() {
+            let change = previous.change(to: state, sequence: 0)
+            let journalBytes = JournalFile.recordsEnd(atPath: store.journalPath)
+            // The journal's limit: the given one, or four snapshots when that is more.
+            let limit = max(6000, StateStore.journalFactor * (index == 0 ? 0 : try fileSize(store.path)))
+            let prepared = try store.prepare(change)
+            try store.commit(prepared, snapshot: { state })
+            previous = StoredState(state)
+            #expect(try loaded(directory.path).0 == comparable(state), "after state \(index)")
+            guard index > 0, let record = prepared.record, journalBytes + 8 + record.payload.count > limit else { continue }
+            // Past the limit but in place: written (its signals need not wait for a compaction),
+            // then folded into the snapshot with the journal emptied.
+            #expect(prepared.overwritesInPlace)
+            #expect(JournalFile.recordsEnd(atPath: store.journalPath) == 0, "after state \(index)")
+            crossed += 1
+        }
+        #expect(crossed >= 2, "the journal crossed its limit \(crossed) times")
+    }
+
     /// The bytes a journal holding `payloads` starts with: each one's length, CRC-32 and bytes.
     private static func recordBytes(_ payloads: [[UInt8]]) -> [UInt8] {
         payloads.flatMap { payload -> [UInt8] in

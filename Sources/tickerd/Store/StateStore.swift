@@ -106,37 +106,51 @@ final class StateStore: StateStoring {
         return .loaded(state.snapshot(journalSequence: last), notes: notes)
     }
 
-    /// Encodes `change` as the next journal record, or as nothing when the journal is full or
-    /// not open (the commit then writes a compaction of the whole state).
+    /// Encodes `change` as the next journal record, or as nothing when the journal is not open
+    /// or the record would take it past its limit without fitting in place (the commit then
+    /// writes a compaction of the whole state).
     ///
     /// A record that would take the journal past its limit (a reload that changed thousands of
-    /// messages, or simply the journal's growth) is not written: the compaction holds it.
+    /// messages, or simply the journal's growth) is not written, the compaction holds it,
+    /// unless it overwrites in place: then it is written, and the compaction follows it, after
+    /// the change's signals (which need not wait for a compaction's several flushes).
     func prepare(_ change: StateChange) throws -> PreparedChange {
         var prepared = PreparedChange(change: change, record: nil, overwritesInPlace: false)
         guard isCurrent, journal.isOpen else { return prepared }
         var record = change
         record.sequence = sequence + 1
         let payload = try record.jsonBytes()
-        guard journal.size + payload.count <= max(journalLimit, Self.journalFactor * snapshotSize) else {
-            return prepared
-        }
+        let inPlace = journal.overwritesInPlace(payloadCount: payload.count)
+        guard inPlace || !isPastLimit(journal.size + payload.count) else { return prepared }
         prepared.record = (payload, record.sequence)
-        prepared.overwritesInPlace = journal.overwritesInPlace(payloadCount: payload.count)
+        prepared.overwritesInPlace = inPlace
         return prepared
     }
 
     /// Stores a prepared change durably: its journal record, or the whole state (a compaction
-    /// of `snapshot()`) when it has none or the journal moved on since it was prepared.
+    /// of `snapshot()`) when it has none or the journal moved on since it was prepared. A record
+    /// that took the journal past its limit is folded into a compaction right after it.
     func commit(_ prepared: PreparedChange, snapshot: () -> StateSnapshot) throws {
         guard let record = prepared.record, isCurrent, journal.isOpen, record.sequence == sequence + 1 else {
             return try compact(snapshot())
         }
         try journal.append(record.payload)
         sequence += 1
+        if isPastLimit(journal.size) {
+            // The change is durable already; should the compaction fail, the next store compacts
+            // (it finds the snapshot not current) and nothing is lost meanwhile.
+            try? compact(snapshot())
+            return
+        }
         // Room for the next records, so they too overwrite in place (their signals need not wait
         // for the disk). After this record, which its caller is waiting for, and only now and
         // then (a growth step holds ~25 Post records); a failure is left to a later append.
         journal.growAhead()
+    }
+
+    /// Whether a journal of `size` bytes is past its limit.
+    private func isPastLimit(_ size: Int) -> Bool {
+        size > max(journalLimit, Self.journalFactor * snapshotSize)
     }
 
     /// Writes `snapshot` as the new state file and empties the journal (at start, at exit and when
