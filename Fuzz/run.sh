@@ -33,14 +33,14 @@ for target in "${TARGETS[@]}"; do
     -max_len=4096 -print_final_stats=1 -artifact_prefix="$WORK/$target/" \
     "$WORK/$target" "Fuzz/corpus/$target" >"$log" 2>&1
   status=$?
-  runs=$(grep -o '^stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
-  speed=$(grep -o '^stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  runs=$(grep -a -o '^stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
+  speed=$(grep -a -o '^stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || true)
   corpus=$(find "$WORK/$target" -maxdepth 1 -type f ! -name 'crash-*' ! -name 'leak-*' ! -name 'timeout-*' \
     ! -name 'oom-*' | wc -l)
   if [ $status -eq 0 ]; then result=ok; else result="FAILED (see $log)"; failed+=("$target"); fi
   printf '%-10s %10s %10s %8s %s\n' "$target" "${runs:-?}" "${speed:-?}" "$corpus" "$result"
   if [ $status -ne 0 ]; then
-    grep -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|Fatal error|SUMMARY|Test unit written' "$log" | head -8 | sed 's/^/    /'
+    grep -a -E 'PROPERTY FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|Fatal error|SUMMARY|Test unit written' "$log" | head -8 | sed 's/^/    /'
   fi
 done
 if [ ${#failed[@]} -gt 0 ]; then

@@ -119,7 +119,11 @@ final class Daemon {
     private func restoreStateAndApplyConfiguration() throws {
         let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
         try restoreState()
-        try manager.apply(config: config)
+        do {
+            try manager.apply(config: config)
+        } catch {
+            throw ConfigError(file: options.configPath, line: 0, key: "", problem: "cannot be applied to the saved state: \(error)")
+        }
         manager.store = store
         storeStartingState()
     }
@@ -203,7 +207,12 @@ final class Daemon {
             logger.error("reload: \(error); keeping the old configuration")
             throw .invalidConfig("\(error); the old configuration stays in force")
         }
-        try manager.apply(config: fresh)
+        do {
+            try manager.apply(config: fresh)
+        } catch {
+            logger.error("reload: \(options.configPath): \(error); keeping the old configuration")
+            throw .invalidConfig("\(options.configPath): cannot be applied: \(error); the old configuration stays in force")
+        }
     }
 
     // MARK: Timers

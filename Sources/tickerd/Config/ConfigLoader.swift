@@ -48,6 +48,9 @@ struct ConfigLoader {
         try document.rejectUnknownKeys(Self.topKeys)
         var config = DaemonConfig()
         if let limits = try document.table("limits") { config.limits = try readLimits(limits) }
+        // The file is checked against its own limits, so that applying it to a fresh daemon
+        // cannot fail where the error could not name the file, line and key.
+        var budget = ChannelBudget(limits: config.limits.model)
         if let channels = try document.table("channel") {
             for name in channels.keys.sorted() {
                 guard ChannelName.isValid(name) else {
@@ -55,12 +58,15 @@ struct ConfigLoader {
                 }
                 guard let section = try channels.table(name) else { continue }
                 config.channels[name] = try readChannel(section)
+                if let problem = budget.addChannel(name) { throw channels.error(name, problem) }
             }
         }
         var ids: Set<String> = []
         for (index, entry) in try document.tables("message").enumerated() {
-            let message = try readMessage(entry, index: index)
+            let message = try readMessage(entry, index: index, limits: config.limits.model)
             guard ids.insert(message.id).inserted else { throw entry.error("id", "id '\(message.id)' is used twice") }
+            if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
+            if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
             config.messages.append(message)
         }
         return config
@@ -98,6 +104,13 @@ struct ConfigLoader {
         request.align = try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue))
         request.separator = try table.string("separator")
         request.gap = try table.string("gap")
+        // Checked one by one so the error names the key. Like the bus's Configure, separators
+        // are bounded by the standard cluster limit, not by `message-length` (a limit on posted
+        // texts, which the default separator alone could break).
+        for (key, text) in [("separator", request.separator), ("gap", request.gap)] {
+            guard let text else { continue }
+            do { _ = try TextSanitizer.sanitize(text) } catch { throw table.error(key, error.description) }
+        }
         if let columns = try table.int("columns") {
             guard let value = UInt32(exactly: columns), (1...4096).contains(value) else {
                 throw table.error("columns", "must be 1 to 4096")
@@ -116,7 +129,7 @@ struct ConfigLoader {
         return ConfiguredChannel(request: request, digest: "\(request)")
     }
 
-    private func readMessage(_ table: ConfigTable, index: Int) throws(ConfigError) -> ConfiguredMessage {
+    private func readMessage(_ table: ConfigTable, index: Int, limits: Limits) throws(ConfigError) -> ConfiguredMessage {
         try table.rejectUnknownKeys(Self.messageKeys)
         guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
         let channel = try table.string("channel") ?? ChannelName.main
@@ -141,15 +154,14 @@ struct ConfigLoader {
         if request.reveal != nil, request.effect != .reveal {
             throw table.error("reveal", "a reveal duration goes with effect = \"reveal\"")
         }
-        guard !text.isEmpty else { throw table.error("text", Manager.emptyText) }
         do {
-            _ = try TextSanitizer.sanitize(text)
+            _ = try Manager.sanitized(text, effect: request.effect, limits: limits)
         } catch {
-            throw table.error("text", error.description)
+            guard case .limitExceeded = error else { throw table.error("text", error.message) }
+            throw table.error("text", error.message + Self.lengthLimitNote)
         }
-        if request.effect == .dots, !text.hasSuffix("...") {
-            throw table.error("text", "the 'dots' effect needs a text that ends with three full stops '...'")
-        }
+        if let ttl = request.ttl, ttl <= 0 { throw table.error("ttl", "must be above 0") }
+        if let duration = request.duration, duration <= 0 { throw table.error("duration", "must be above 0") }
         if let expression = request.calendar {
             do { _ = try CalendarSpec(parsing: expression, zones: zones) } catch {
                 throw table.error("calendar", "\(error)")
@@ -169,6 +181,9 @@ struct ConfigLoader {
         // kept them would pin those pages after the document is freed (fragmentation).
         return ConfiguredMessage(id: Self.copy(id), channel: Self.copy(channel), text: Self.copy(text), request: request)
     }
+
+    /// Added to the error of a text over the length limit: the key that raises it.
+    private static let lengthLimitNote = " ([limits] message-length)"
 
     /// `text` in storage of its own.
     private static func copy(_ text: String) -> String {

@@ -130,7 +130,9 @@ extension Manager {
         var changes: ChannelChanges = []
         let settings: ChannelSettings
         do {
-            settings = try request.applied(to: state.settings).validated(limits: limits.model)
+            // Separators are bounded by the standard cluster limit, not `[limits] message-length`
+            // (a limit on posted texts, which the default separator alone could break).
+            settings = try request.applied(to: state.settings).validated()
         } catch {
             throw .invalidOption(error.description)
         }
@@ -199,17 +201,23 @@ extension Manager {
     /// `text` sanitised per the rendering rules; `dots` needs a trailing `...`; an empty text
     /// (which would only put a second separator on the tape) is refused.
     func sanitized(_ text: String, effect: EffectKind?) throws(TickerError) -> String {
+        try Self.sanitized(text, effect: effect, limits: limits.model)
+    }
+
+    /// ``sanitized(_:effect:)`` under `limits`: the one rule the bus and the configuration file
+    /// (checked against its own `[limits]`) share.
+    static func sanitized(_ text: String, effect: EffectKind?, limits: Limits) throws(TickerError) -> String {
         guard !text.isEmpty else { throw .invalidText(Self.emptyText) }
         // A huge text (a megabyte over the bus) is refused after walking limit + 1 clusters,
         // not all of its scalars twice: every call is answered well within a second.
-        let limit = limits.model.clustersPerMessage
+        let limit = limits.clustersPerMessage
         if text.utf8.count > limit, text.prefix(limit + 1).count > limit {
             throw .limitExceeded(
                 "text is more than \(limit) characters long (\(text.utf8.count) bytes); the limit is \(limit)")
         }
         let cleaned: String
         do {
-            cleaned = try TextSanitizer.sanitize(text, limits: limits.model)
+            cleaned = try TextSanitizer.sanitize(text, limits: limits)
         } catch {
             if case .tooLong = error { throw .limitExceeded(error.description) }
             throw .invalidText(error.description)

@@ -77,7 +77,7 @@ final class Manager {
     /// back. (Copying them made every Post with 100k scheduled messages copy both, ~25 MB and
     /// ~20 ms, and left the copies' pages in the heap.)
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
-        let saved = SavedState(channels: channels, nextSerial: nextSerial, pendingEvents: pendingEvents.count,
+        let saved = SavedState(channels: channels, limits: limits, nextSerial: nextSerial, pendingEvents: pendingEvents.count,
                                lastEvaluation: lastEvaluation, stateDue: stateDue, unstoredMessages: messages.unstored)
         undoLog = []
         defer { undoLog = nil }
@@ -120,6 +120,8 @@ final class Manager {
     struct SavedState {
         /// The channels (copied whole: at most a few dozen).
         var channels: ChannelTable
+        /// The limits (a configuration that fails to apply leaves the old ones in force).
+        var limits: DaemonLimits
         /// The next message serial.
         var nextSerial: UInt64
         /// How many events were queued before the transaction.
@@ -140,7 +142,8 @@ final class Manager {
         }
         undoLog = []
         messages.restoreUnstored(saved.unstoredMessages)
-        (channels, nextSerial, lastEvaluation, stateDue) = (saved.channels, saved.nextSerial, saved.lastEvaluation, saved.stateDue)
+        (channels, limits, nextSerial) = (saved.channels, saved.limits, saved.nextSerial)
+        (lastEvaluation, stateDue) = (saved.lastEvaluation, saved.stateDue)
         pendingEvents.removeSubrange(min(saved.pendingEvents, pendingEvents.count)...)
     }
 

@@ -52,13 +52,16 @@ struct WindowRules: Sendable {
     }
 
     /// Whether the window `request` asks for, for a message posted at `since`, has closed for good
-    /// at `now`: its end or TTL has passed, or its calendar has no occurrence still open or to come.
+    /// at `now`: its end or TTL has passed, its TTL runs out before its start, or its calendar has
+    /// no occurrence still open or to come.
     /// A request whose window is invalid has not closed (``window(for:postedAt:)`` says why).
     func hasClosed(_ request: MessageRequest, since: Instant, at now: Instant) -> Bool {
         let ttlEnd = request.ttl.map { ttl in
             since.addingReportingOverflow(ttl).overflow ? Instant.max : since + ttl
         }
         if let closes = request.end ?? ttlEnd, closes <= now { return true }
+        // `start` with a TTL that runs out before it: a window that can never open.
+        if let start = request.start, let ttlEnd, start >= ttlEnd { return true }
         if let expression = request.calendar, let duration = request.duration, duration > 0,
            let spec = try? calendar(expression) {
             return Self.recurringHasEnded(spec, duration: duration, at: now)
