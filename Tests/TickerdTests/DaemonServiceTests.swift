@@ -81,6 +81,34 @@ import TestSupport
         #expect(!fixture.daemon.process.hasExited)
     }
 
+    /// A file that is right in itself but cannot be applied to what the bus made (its channel
+    /// limit is below the channels clients created): Reload() answers InvalidConfig naming the
+    /// file, and everything stays, the old limits too. At the next start the same file is a
+    /// clear error and exit status 1, not a daemon that runs without its configuration.
+    @Test func aFileThatCannotBeAppliedNamesTheFileAndKeepsTheOldLimits() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("on side", channel: "side")
+        _ = try fixture.post("on other", channel: "other")
+        try fixture.daemon.writeConfig("[limits]\nchannels = 3\n\n[channel.extra]\nmode = \"static\"\n")
+
+        let error = try fixture.gdbus(DaemonFixture.managerPath, "\(DaemonFixture.control).Reload", [])
+        #expect(error.status != 0)
+        #expect(error.stderr.contains("io.github.tickerd.Ticker1.Error.InvalidConfig"))
+        #expect(error.stderr.contains("tickerd.toml: cannot be applied: LimitExceeded"), "\(error.stderr)")
+        #expect(error.stderr.contains("the old configuration stays in force"))
+        // The old limit (64 channels) is still in force, and no channel of the file appeared.
+        _ = try fixture.post("a fourth channel", channel: "fourth")
+        let channels = try fixture.busctl(["get-property", DaemonFixture.service, DaemonFixture.managerPath,
+                                           DaemonFixture.managerInterface, "Channels"]).stdout
+        #expect(!channels.contains("extra") && channels.contains("fourth"), "\(channels)")
+
+        try fixture.daemon.stop()
+        let output = try ChildProcess.run(
+            TickerdProcess.binary("tickerd"), fixture.daemon.arguments, environment: ["TICKERD_LOG": "stderr"])
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("tickerd.toml: cannot be applied to the saved state: LimitExceeded"), "\(output.stderr)")
+    }
+
     @Test func badConfigAtStartIsAClearErrorAndExitCodeOne() throws {
         let directory = try TemporaryDirectory()
         let config = directory.file("tickerd.toml")
