@@ -63,8 +63,8 @@ deps:
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
-	  $(SUDO) apt-get update -qq; \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  $(SUDO) apt-get -o DPkg::Lock::Timeout=900 update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 build: deps
