@@ -238,7 +238,7 @@ final class Daemon {
     /// have left before the match was in place.
     private func watchSubscribers() {
         guard let connection else { return }
-        let subscribers = Set(manager.subscriptions.keys.map(\.subscriber))
+        let subscribers = manager.subscriberNames
         if subscribers.isEmpty {
             ownerWatcher?.cancel()
             ownerWatcher = nil

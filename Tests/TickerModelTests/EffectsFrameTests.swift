@@ -86,11 +86,21 @@ import Testing
         timeline(s) { Tape(messages: $0, separator: s.separator, gap: s.gap, counters: s.effects.counters, at: base) }
     }
 
-    /// The reference frame at `t`: the same motion over plain tapes holding the substituted text.
+    /// The reference frame at `t`: the same motion (and seam, docs/rendering.md §6) over plain
+    /// tapes holding the substituted text.
     static func referenceFrame(_ s: Scenario, columns: Int, at t: Instant) -> Frame {
-        let timeline = timeline(s) { messages in
+        let plain = { (messages: [TapeMessage]) in
             Tape(content: EffectsReference.content(
                 messages, separator: s.separator, effects: s.effects, builtAt: base, columns: columns, at: t), gap: s.gap)
+        }
+        var timeline = realTimeline(s)
+        if timeline.pending != nil {
+            timeline.tape = plain(s.messages)
+            timeline.pending?.tape = plain(s.next ?? s.messages)
+        } else {
+            // No change, or one that switched at once.
+            let real = Tape(messages: s.next ?? [], separator: s.separator, gap: s.gap, counters: s.effects.counters, at: base)
+            timeline.tape = plain(s.next != nil && timeline.tape == real ? s.next! : s.messages)
         }
         return timeline.frame(columns: columns, at: t)
     }

@@ -17,7 +17,7 @@ import Testing
             separator: "  •  ", at: base)
         let changed = base + 100_000
         let timeline = Timeline(tape: old, settings: settings, at: base).applying(new, at: changed)
-        let reveal = try RevealEffect.entering(timeline, at: changed, duration: 2_000_000)
+        let reveal = try RevealEffect.entering(timeline, message: "r", at: changed, duration: 2_000_000)
         return (timeline, EffectState(messages: ["r": .reveal(reveal)]), changed)
     }
 
@@ -35,13 +35,20 @@ import Testing
         #expect(half.extras.reveal == 0.5)
         #expect(timeline.frame(columns: 40, at: changed + 2_000_000, effects: effects).text == pad("typed in  •  short", 40))
         #expect(timeline.frame(columns: 40, at: switchAt + 1_000_000, effects: effects).text == pad("typed in  •  short", 40))
+        // The switch is at stream cell 10, the start of "short", which the stream continues with
+        // (cell 13 of "typed in  •  short  •  "); "typed in" follows 10 cells later, at 20 s.
+        #expect(timeline.pending?.switchPosition == 10 && timeline.pending?.nextStart == 13)
+        let entry = switchAt + 10_000_000
+        #expect(effects.messages["r"].flatMap { if case let .reveal(r) = $0 { r.start } else { nil } } == entry)
         // 8 columns: only the old content fits; the old text until the switch, then the new text
-        // scrolls in from its start and types in from there.
+        // scrolls in from "short", and "typed in" types in when it gets to the switch's place.
         #expect(timeline.frame(columns: 8, at: changed + 1_000_000, effects: effects).text == pad("short", 8))
-        #expect(timeline.frame(columns: 8, at: switchAt + 500_000, effects: effects).text == pad("ty", 8))
-        // 3 columns: scrolling; the message enters before the switch still hidden, types from it.
-        #expect(timeline.frame(columns: 3, at: switchAt - 1_000_000, effects: effects).text == "   ")
-        #expect(timeline.frame(columns: 3, at: switchAt + 500_000, effects: effects).text == "ty ")
+        #expect(timeline.frame(columns: 8, at: switchAt + 500_000, effects: effects).text == "short  •")
+        #expect(timeline.frame(columns: 8, at: entry + 500_000, effects: effects).text == pad("ty", 8))
+        // 3 columns: scrolling; the message enters still hidden, types from its entry.
+        #expect(timeline.frame(columns: 3, at: switchAt + 500_000, effects: effects).text == "sho")
+        #expect(timeline.frame(columns: 3, at: entry - 1_000_000, effects: effects).text == "   ")
+        #expect(timeline.frame(columns: 3, at: entry + 500_000, effects: effects).text == "ty ")
         // Pacing: the still viewer is woken for each cluster from the change on.
         #expect(timeline.nextChange(after: changed, columns: 40, effects: effects) == changed + 250_000)
         #expect(timeline.nextChange(after: changed + 2_000_000, columns: 40, effects: effects) == nil)
@@ -91,17 +98,18 @@ import Testing
         let second = changed + 500_000
         let replaced = timeline.applying(wider, at: second)
         #expect(replaced.switchInstant == timeline.switchInstant)
-        let after = reveal.after(change: replaced, at: second)
+        let after = reveal.after(change: replaced, message: "r", at: second)
         #expect(after.still?.start == changed)
         #expect(after.still?.columns == wider.contentWidth)
         // A viewer wide enough for all of it has seen the message since the first change.
         #expect(after.forViewer(columns: wider.contentWidth).start == changed)
         // 40 columns: the first change fitted, the second does not: back to the old text, and the
-        // message types in from the switch.
-        #expect(after.forViewer(columns: 40).start == timeline.switchInstant)
+        // message types in when it reaches the switch's place in the pending tape as it now is.
+        #expect(after.forViewer(columns: 40).start == replaced.entryInstant(ofMessage: "r"))
+        #expect(replaced.pending?.nextStart == 13 && replaced.entryInstant(ofMessage: "r")! > timeline.switchInstant!)
         // Once under way (after its switch) a reveal is left alone.
-        let later = try #require(timeline.switchInstant) + 1
-        #expect(reveal.after(change: replaced, at: later) == reveal)
+        let later = reveal.start + 1
+        #expect(reveal.after(change: replaced, message: "r", at: later) == reveal)
     }
 
     @Test("property: frames with a reveal arriving with a change equal the reference for every width")
@@ -128,13 +136,22 @@ import Testing
             let changed = Self.base + Int64.random(in: 0...8_000_000, using: &rng)
             let timeline = Timeline(tape: old, settings: settings, at: Self.base).applying(new, at: changed)
             let duration = Int64.random(in: 1...6_000_000, using: &rng)
-            let reveal = try RevealEffect.entering(timeline, at: changed, duration: duration)
+            let reveal = try RevealEffect.entering(timeline, message: "r", at: changed, duration: duration)
             let effects = EffectState(messages: ["r": .reveal(reveal)])
             let published = try Timeline(fields: timeline.fields)
             let read = try EffectFields.effects(from: EffectFields.encode(effects))
             // The message comes into a viewer's view at the change when both contents fit it, else
-            // at the switch (or at once when the change did not wait).
-            let switchAt = timeline.switchInstant ?? changed
+            // when the motion after the switch has carried the stream from the switch position by
+            // the message's distance from `nextStart` in the new tape (continuous mode; at the
+            // switch in scroll mode), or at once when the change did not wait.
+            var switchAt = timeline.switchInstant ?? changed
+            if let pending = timeline.pending, settings.mode == .continuous {
+                let span = try #require(new.layout?.messages.first { $0.key == "r" })
+                let distance = timeline.direction == .left
+                    ? (span.cells.lowerBound - pending.nextStart).floorMod(new.width)
+                    : (pending.nextStart - span.cells.upperBound).floorMod(new.width)
+                switchAt += Int64((Double(distance) / pending.speed * 1_000_000).rounded(.up))
+            }
             for _ in 0..<12 {
                 let c = Int.random(in: 0...(new.contentWidth + 6), using: &rng)
                 let still = c >= old.contentWidth && c >= new.contentWidth
@@ -146,8 +163,14 @@ import Testing
                     Tape(content: EffectsReference.content(
                         messages, separator: separator, effects: plain, builtAt: Self.base, columns: c, at: t), gap: separator)
                 }
-                let reference = Timeline(tape: substituted(oldMessages), settings: settings, at: Self.base)
-                    .applying(substituted(newMessages), at: changed)
+                // The same motion and seam over the substituted tapes (same widths).
+                var reference = timeline
+                reference.tape = substituted(oldMessages)
+                if reference.pending != nil {
+                    reference.pending?.tape = substituted(newMessages)
+                } else {
+                    reference.tape = substituted(newMessages)
+                }
                 let expected = reference.frame(columns: c, at: t).text
                 let message = "trial \(trial) c \(c) t \(t - changed) \(newMessages.map(\.text))"
                 #expect(timeline.frame(columns: c, at: t, effects: effects).text == expected, "\(message)")

@@ -156,7 +156,47 @@ import TickerModel
         let pending = try #require(manager.channels["main"]?.timeline.pending)
         #expect(reveal.still?.start == changed)
         #expect(reveal.still?.columns == pending.tape.contentWidth)
-        #expect(reveal.start == manager.channels["main"]?.timeline.switchInstant)
+        // Scrolling viewers: the stream continues at the switch with "short"; "typed in" comes to
+        // the switch's place when the motion has covered its distance from there in the new tape.
+        let span = try #require(pending.tape.layout?.messages.first { $0.key == id })
+        let width = pending.tape.width
+        let distance = ((span.cells.lowerBound - pending.nextStart) % width + width) % width
+        let switchAt = try #require(manager.channels["main"]?.timeline.switchInstant)
+        #expect(distance > 0)
+        #expect(reveal.start == switchAt + Int64(distance) * 1_000_000)
+    }
+
+    @Test func aViewerCostsNoFramesNorWakeUpsSetsTheReachAndTheSettleIsAnnounced() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, recorder) = makeManager(clock)
+        var urgent = MessageRequest()
+        urgent.urgent = true
+        var ids: [String] = []
+        for text in ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"] {
+            ids.append(try manager.post(channel: "main", text: text, request: urgent))
+        }
+        try manager.subscribe(subscriber: ":1.42", channel: "main", columns: 6, fps: 0)
+        #expect(manager.subscriberCount(channel: "main") == 1)
+        #expect(manager.nextWake() == nil, "moving text, but the only follower computes its own frames")
+        #expect(recorder.frames.isEmpty)
+        // At 8 cells/s, 1 s in: ⌊s⌋ = 8, so the switch is the first message start ≥ 14: cell 15.
+        clock.now += 1_000_000
+        try manager.remove(id: ids[1])
+        let pending = try #require(manager.channels["main"]?.timeline.pending)
+        #expect(pending.switchPosition == 15 && pending.nextStart == 15)
+        // The settle (at the switch, direction left) is due by itself and re-publishes the Timeline.
+        let settleAt = try #require(manager.channels["main"]?.timeline.settleInstant)
+        #expect(manager.nextWake() == settleAt)
+        recorder.events.removeAll()
+        clock.now = settleAt
+        manager.tick()
+        #expect(manager.channels["main"]?.timeline.pending == nil)
+        #expect(recorder.events.contains { if case let .channelChanged("main", changes) = $0 { changes.contains(.timeline) } else { false } })
+        #expect(manager.nextWake() == nil)
+        #expect(recorder.frames.isEmpty)
+        // Without the viewer the reach is the old content's width − 1 again.
+        try manager.unsubscribe(subscriber: ":1.42", channel: "main")
+        #expect(manager.subscriberCount(channel: "main") == 0)
     }
 
     @Test func configAppliesOnceSoRuntimeChangesSurviveAnUnchangedFile() throws {

@@ -1,15 +1,18 @@
 extension Timeline {
     /// The timeline after the channel's content becomes `newTape` at `t`.
     ///
-    /// In continuous and scroll mode the change is seamless: the new tape begins at the next
-    /// boundary of the old tape (a multiple of its width in stream cells) that no viewer of at most
-    /// `seamColumns` cells can see yet at `t` — for direction left the first one at or beyond
-    /// ⌊s⌋ + seamColumns, for direction right the last one at or below ⌊s⌋ — and ``pending``
-    /// describes it until ``settled(at:)`` folds it in. Only viewers whose text scrolls matter,
-    /// so `seamColumns` is capped at the old content's width − 1; nil means every such viewer
-    /// (what the daemon passes: `Render` callers of any width may scroll the old text). A caller
-    /// passing a narrower `seamColumns` shortens the wait at the price of a visible jump for wider
-    /// scrolling viewers.
+    /// In continuous and scroll mode the change is seamless: the new tape takes over at a boundary
+    /// of the old stream that no viewer of at most `seamColumns` cells can see yet at `t` — for
+    /// direction left the first one at or beyond ⌊s⌋ + seamColumns, for direction right the last
+    /// one at or below ⌊s⌋ — and ``pending`` describes it until ``settled(at:)`` folds it in. In
+    /// continuous mode the boundaries are the starts (direction left) or ends (right) of the old
+    /// tape's messages, and the stream continues there with the same message in the new tape (a
+    /// removed one is skipped, ``PendingChange/nextStart``); in scroll mode, and for tapes built from plain strings, they
+    /// are the starts of the old tape's cycles and the new tape starts at its cell 0
+    /// (docs/rendering.md §6). Only viewers whose text scrolls matter, so `seamColumns` is capped
+    /// at the old content's width − 1; nil means every such viewer. A caller passing a narrower
+    /// `seamColumns` than its widest scrolling viewer shortens the wait at the price of a visible
+    /// jump for that viewer (the daemon passes the widest declared viewer).
     ///
     /// Viewers for whom the old content fits do not wait for the seam when the new content fits
     /// them too: they show it still from `t` (``PendingChange/changedAt``), as nothing moves.
@@ -37,31 +40,32 @@ extension Timeline {
             if newTape == base.tape {
                 base.pending = nil
             } else {
+                // The same switch; the stream continues there with the new tape's message.
+                let byMessage = base.switchesByMessage(to: newTape)
+                guard let index = base.messageIndex(atSeam: seam, byMessage: byMessage) else {
+                    return base.restarted(with: newTape, at: t)
+                }
+                let nextStart = byMessage ? base.continuation(from: index, into: newTape) : 0
                 base.pending = PendingChange(
-                    tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width), changedAt: now)
+                    tape: newTape, switchPosition: seam, nextStart: nextStart,
+                    speed: base.speed(forWidth: newTape.width), changedAt: now)
             }
             return base
         }
         if newTape == base.tape { return base }
         guard oldWidth > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
-        let seam: Int
-        if direction == .left {
-            let target = cell + reach
-            seam = (target + oldWidth - 1).floorDiv(oldWidth) * oldWidth
-        } else {
-            seam = cell.floorDiv(oldWidth) * oldWidth
-        }
-        let change = PendingChange(
-            tape: newTape, switchPosition: seam, speed: base.speed(forWidth: newTape.width), changedAt: now)
-        base.pending = change
+        let seam = base.messageSeam(to: newTape, cell: cell, reach: reach)
+        base.pending = PendingChange(
+            tape: newTape, switchPosition: seam.switchPosition, nextStart: seam.nextStart,
+            speed: base.speed(forWidth: newTape.width), changedAt: now)
         guard base.switchInstant != nil else { return base.restarted(with: newTape, at: t) }
         return base
     }
 
     /// The same timeline with a pending change folded in once it has fully taken effect at `t`
     /// (the switch reached, and for direction right the old tape out of every scrolling view):
-    /// the new tape, anchored at the switch with position 0. Frames are identical for every
-    /// viewer narrower than the old content. Otherwise the timeline itself.
+    /// the new tape, anchored at the switch with position ``PendingChange/nextStart``. Frames are
+    /// identical for every viewer narrower than the old content. Otherwise the timeline itself.
     public func settled(at t: Instant) -> Timeline {
         guard let pending, let switchAt = switchInstant, let settleAt = settleInstant,
               effectiveTime(t) >= settleAt else { return self }
@@ -69,7 +73,7 @@ extension Timeline {
         result.tape = pending.tape
         result.speed = pending.speed
         result.pending = nil
-        result.position = 0
+        result.position = Double(pending.nextStart)
         result.anchor = mode == .scroll ? switchAt : switchAt - delay
         return result
     }

@@ -33,8 +33,11 @@ extension Timeline {
         public static let nextGap = "nextGap"
         /// `d` the speed after the switch.
         public static let nextSpeed = "nextSpeed"
-        /// `d` stream position where `next` begins.
+        /// `d` stream position where `next` takes over.
         public static let switchPosition = "switch"
+        /// `d` the cell of `next` at `switch` (where the message the stream continues with starts);
+        /// absent means 0.
+        public static let nextStart = "nextStart"
         /// `x` the instant the pending change was made (on the timeline's clock): from it on,
         /// viewers for whom both the old and the new content fit show the new one.
         public static let changed = "changed"
@@ -45,7 +48,7 @@ extension Timeline {
     /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
     public var fields: [String: TimelineValue] {
         // Room for every key at once (else the optional keys below rehash the table).
-        var fields = [String: TimelineValue](minimumCapacity: 22)
+        var fields = [String: TimelineValue](minimumCapacity: 23)
         forEachField { key, value in fields[key] = value }
         return fields
     }
@@ -71,6 +74,7 @@ extension Timeline {
             try body(Key.nextGap, .string(pending.tape.gap))
             if let layout = pending.tape.layout { try body(EffectFields.nextLayoutKey, .string(EffectFields.encode(layout))) }
             try body(Key.nextSpeed, .double(pending.speed))
+            try body(Key.nextStart, .double(Double(pending.nextStart)))
         }
         if let pausedAt { try body(Key.paused, .int64(pausedAt)) }
         try body(Key.position, .double(position))
@@ -102,8 +106,15 @@ extension Timeline {
             guard seam.isFinite, seam.magnitude < 9e15, seam == seam.rounded() else {
                 throw TimelineFieldError("\(Key.switchPosition) must be a whole number of cells")
             }
+            var nextStart = 0.0
+            if fields[Key.nextStart] != nil { nextStart = try reader.double(Key.nextStart) }
+            guard nextStart == nextStart.rounded(), nextStart >= 0,
+                  nextStart < Double(max(1, next.width)) else {
+                throw TimelineFieldError("\(Key.nextStart) must be a whole number of cells within the width of \(Key.next)")
+            }
             pending = PendingChange(
-                tape: next, switchPosition: Int(seam), speed: nextSpeed, changedAt: try reader.optionalInt64(Key.changed))
+                tape: next, switchPosition: Int(seam), nextStart: Int(nextStart), speed: nextSpeed,
+                changedAt: try reader.optionalInt64(Key.changed))
         }
         let delay = try reader.int64(Key.delay)
         guard delay >= 0 else { throw TimelineFieldError("\(Key.delay) must not be negative") }

@@ -71,9 +71,11 @@ extension Timeline {
         }
         let seam = pending.switchPosition
         let (lower, upper) = direction == .left ? (tape, pending.tape) : (pending.tape, tape)
-        // Each tape keeps its own origin: the old tape at 0, the new one at the seam.
-        let lowerOrigin = direction == .left ? 0 : seam
-        let upperOrigin = direction == .left ? seam : 0
+        // Each tape keeps its own origin: the old tape's cell 0 at 0, the new one's `nextStart`
+        // cells before the seam (so its cell `nextStart` lies at the seam).
+        let newOrigin = seam - pending.nextStart
+        let lowerOrigin = direction == .left ? 0 : newOrigin
+        let upperOrigin = direction == .left ? newOrigin : 0
         if from < seam {
             painter.appendCells(lower, from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
         }

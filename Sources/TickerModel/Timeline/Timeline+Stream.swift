@@ -28,8 +28,9 @@ extension Timeline {
     }
 
     /// The instant from which no viewer narrower than the old content can see the old tape, so the
-    /// pending change can be folded into a plain timeline; nil if that never happens.
-    var settleInstant: Instant? {
+    /// pending change can be folded into a plain timeline (``settled(at:)``, on the timeline's
+    /// clock: a pause moves it on); nil if that never happens or nothing is pending.
+    public var settleInstant: Instant? {
         guard let pending, let switchAt = switchInstant else { return nil }
         if direction == .left { return switchAt }
         let next = nextMotion(pending, switchAt: switchAt)
@@ -48,7 +49,8 @@ extension Timeline {
         var position: Double
         /// The tape in effect at t (the pending tape once the switch instant is reached).
         var current: Tape
-        /// Stream cell of the current tape's origin (the switch position after the switch, else 0).
+        /// Stream cell of the current tape's cell 0 (after the switch: the switch position less
+        /// the new tape's cell there; else 0).
         var origin: Int
     }
 
@@ -58,7 +60,7 @@ extension Timeline {
         if let pending, let switchAt = switchInstant, t >= switchAt {
             return StreamState(
                 position: nextMotion(pending, switchAt: switchAt).position(at: t),
-                current: pending.tape, origin: pending.switchPosition)
+                current: pending.tape, origin: pending.switchPosition - pending.nextStart)
         }
         return StreamState(position: motion.position(at: t), current: tape, origin: 0)
     }

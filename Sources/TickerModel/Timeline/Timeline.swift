@@ -88,16 +88,22 @@ public struct Timeline: Sendable, Equatable {
     }
 }
 
-/// A content change that waits for its seam: `tape` begins at stream position `switchPosition`.
+/// A content change that waits for its seam: the new `tape` takes over at stream position
+/// `switchPosition`, with its cell `nextStart` there.
 ///
 /// For direction left the stream is the old tape below `switchPosition` and the new one from it on;
 /// for direction right the new tape lies below and the old one from it on. Either way stream cell
-/// `switchPosition` is the new tape's first cell.
+/// `x` on the new side is new-tape cell `(x − switchPosition + nextStart) mod width`
+/// (docs/rendering.md §6).
 public struct PendingChange: Sendable, Equatable {
     /// The tape that takes over.
     public internal(set) var tape: Tape
-    /// Stream position where the new tape begins (a multiple of the old tape's width).
+    /// Stream position where the new tape takes over: the start of a message of the old tape
+    /// (in scroll mode, and for tapes without messages, a multiple of the old tape's width).
     public internal(set) var switchPosition: Int
+    /// The new tape's cell at ``switchPosition``: where the message the stream continues with
+    /// starts (0 in scroll mode and for tapes without messages). In `0..<tape.width`, or 0.
+    public internal(set) var nextStart: Int = 0
     /// Speed, in cells per second, after the switch.
     public internal(set) var speed: Double
     /// The instant the change was made, on the timeline's clock (the effective instant: the pause

@@ -16,7 +16,9 @@ extension Manager {
     }
 
     /// Starts (or changes) `subscriber`'s frames of `channel`: `columns` wide (default the channel's
-    /// `Columns`) at `fps` (1–60, default 10).
+    /// `Columns`) at `fps` (1–60, default 10). With `fps` 0 the subscriber is a *viewer* that
+    /// computes its frames from the Timeline: it gets no frames and costs no wake-ups, but its
+    /// columns count among the channel's viewer widths (``seamColumns(channel:)``).
     func subscribe(subscriber: String, channel: String, columns: UInt32?, fps: Double?) throws(TickerError) {
         let state = try existing(channel)
         let width = columns ?? state.columns
@@ -24,34 +26,62 @@ extension Manager {
             throw .invalidOption("Subscribe option 'columns' must be 1 to \(Self.maximumColumns), got \(width)")
         }
         let rate = fps ?? 10
-        guard (1...60).contains(rate) else {
-            throw .invalidOption("Subscribe option 'fps' must be 1 to 60, got \(rate)")
+        guard rate == 0 || (1...60).contains(rate) else {
+            throw .invalidOption("Subscribe option 'fps' must be 0 (a viewer that computes its own frames) or 1 to 60, got \(rate)")
         }
         let key = SubscriptionKey(subscriber: subscriber, channel: channel)
-        let isNew = subscriptions[key] == nil
-        if isNew, subscriptions.count >= limits.subscribers {
-            throw .limitExceeded("there are already \(subscriptions.count) subscriptions, the most there may be")
+        let isNew = subscriptions[key] == nil && viewers[key] == nil
+        let count = subscriptions.count + viewers.count
+        if isNew, count >= limits.subscribers {
+            throw .limitExceeded("there are already \(count) subscriptions, the most there may be")
         }
-        subscriptions[key] = FrameStream(columns: Int(width), fps: rate, now: now)
+        if rate == 0 {
+            subscriptions[key] = nil
+            viewers[key] = Int(width)
+        } else {
+            viewers[key] = nil
+            subscriptions[key] = FrameStream(columns: Int(width), fps: rate, now: now)
+        }
         if isNew { emitNow(.channelChanged(channel, .subscribers)) }
         pumpFrames(at: now)
     }
 
-    /// Ends `subscriber`'s frames of `channel`; a no-op when it had none.
+    /// Ends `subscriber`'s frames (or viewing) of `channel`; a no-op when it had none.
     func unsubscribe(subscriber: String, channel: String) throws(TickerError) {
         _ = try existing(channel)
         let key = SubscriptionKey(subscriber: subscriber, channel: channel)
-        guard subscriptions.removeValue(forKey: key) != nil else { return }
+        let hadStream = subscriptions.removeValue(forKey: key) != nil
+        let wasViewer = viewers.removeValue(forKey: key) != nil
+        guard hadStream || wasViewer else { return }
         emitNow(.channelChanged(channel, .subscribers))
     }
 
     /// Forgets every subscription of a connection that left the bus.
     func forget(subscriber: String) {
-        let keys = subscriptions.keys.filter { $0.subscriber == subscriber }
-        for key in keys {
+        let keys = Set(subscriptions.keys.filter { $0.subscriber == subscriber })
+            .union(viewers.keys.filter { $0.subscriber == subscriber })
+        for key in keys.sorted(by: { $0.channel < $1.channel }) {
             subscriptions[key] = nil
+            viewers[key] = nil
             emitNow(.channelChanged(key.channel, .subscribers))
         }
+    }
+
+    /// The bus names that subscribe to (or view) any channel.
+    var subscriberNames: Set<String> {
+        Set(subscriptions.keys.map(\.subscriber)).union(viewers.keys.map(\.subscriber))
+    }
+
+    /// The widest viewer `channel` has declared: its frame subscribers' and viewers' columns, and
+    /// its broadcast width when it broadcasts; nil when none. A content change waits only until
+    /// no viewer this wide can see the switch (docs/rendering.md §6).
+    func seamColumns(channel: String) -> Int? {
+        var widest: Int?
+        func consider(_ columns: Int) { widest = max(widest ?? columns, columns) }
+        for (key, stream) in subscriptions where key.channel == channel { consider(stream.columns) }
+        for (key, columns) in viewers where key.channel == channel { consider(columns) }
+        if let state = channels[channel], state.frameRate > 0 { consider(Int(state.columns)) }
+        return widest
     }
 
     /// Delivers `event` at once, as a batch of its own: subscriptions are not stored, so their
@@ -62,9 +92,10 @@ extension Manager {
         observer.managerDidDeliverEvents(self)
     }
 
-    /// How many subscriptions follow `channel`.
+    /// How many subscriptions (viewers included) follow `channel`.
     func subscriberCount(channel: String) -> Int {
         subscriptions.keys.reduce(0) { $0 + ($1.channel == channel ? 1 : 0) }
+            + viewers.keys.reduce(0) { $0 + ($1.channel == channel ? 1 : 0) }
     }
 
     /// Makes every frame stream of `channel` due at `t` (its motion changed), or at the next tick

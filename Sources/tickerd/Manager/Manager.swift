@@ -23,6 +23,9 @@ final class Manager {
     var messages = MessageTable()
     /// Subscriptions by (subscriber, channel).
     var subscriptions: [SubscriptionKey: FrameStream] = [:]
+    /// Viewers (`Subscribe` with fps 0) by (subscriber, channel): the columns each declared. They
+    /// get no frames; their widths decide how long a content change waits (``seamColumns(channel:)``).
+    var viewers: [SubscriptionKey: Int] = [:]
     /// Each broadcasting channel's frame stream.
     var broadcasts: [String: FrameStream] = [:]
     /// Limits on texts, messages, channels and subscribers.
@@ -64,7 +67,7 @@ final class Manager {
         let active = channels.values.reduce(0) { $0 + $1.activeIDs.count }
         return "\(channels.count) channel\(channels.count == 1 ? "" : "s"), "
             + "\(active) of \(messages.count) message\(messages.count == 1 ? "" : "s") shown, "
-            + "\(subscriptions.count) subscriber\(subscriptions.count == 1 ? "" : "s")"
+            + "\(subscriptions.count + viewers.count) subscriber\(subscriptions.count + viewers.count == 1 ? "" : "s")"
     }
 
     // MARK: Transactions
@@ -280,6 +283,7 @@ final class Manager {
         for id in messages.endedEntries(at: t) {
             dropMessage(id)
         }
+        settleChanges(at: t)
         var activeByChannel: [String: [String]] = [:]
         for entry in messages.activeEntries(at: t) {
             guard let record = messages[entry.id] else { continue }
@@ -308,7 +312,7 @@ final class Manager {
             }
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
             if tape != showing || urgent {
-                channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent)
+                channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent, seamColumns: seamColumns(channel: name))
                 channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
             }
             channel.activeIDs = ids
@@ -328,12 +332,30 @@ final class Manager {
         stateDue = nextStateChange(after: t)
     }
 
+    /// Folds each pending content change that has fully taken effect by `t` into its timeline and
+    /// re-publishes the Timeline, so clients see `next` go (and a client's frame clock can stop
+    /// where the text stands still). Frames do not change.
+    private func settleChanges(at t: Instant) {
+        for name in channels.keys.sorted() {
+            guard var channel = channels[name], channel.timeline.pending != nil else { continue }
+            let settled = channel.timeline.settled(at: t)
+            guard settled.pending == nil else { continue }
+            channel.timeline = settled
+            channels[name] = channel
+            emit(.channelChanged(name, .timeline))
+        }
+    }
+
     /// The earliest instant after `t` at which the state itself changes (a schedule boundary, a
-    /// counter's end, an effect's end), as opposed to frames merely moving on.
+    /// counter's end, an effect's end, a pending content change settling), as opposed to frames
+    /// merely moving on.
     private func nextStateChange(after t: Instant) -> Instant? {
         var earliest = messages.nextBoundary(after: t)
         for channel in channels.values {
             if let due = channel.effects.nextMilestone(after: t) { earliest = min(earliest ?? due, due) }
+            if !channel.timeline.isPaused, let due = channel.timeline.settleInstant, due > t {
+                earliest = min(earliest ?? due, due)
+            }
         }
         return earliest
     }
@@ -350,17 +372,17 @@ final class Manager {
         case .dots:
             return .dots(DotsEffect(start: t))
         case .reveal:
-            return (try? RevealEffect.entering(timeline, at: t, duration: record.reveal ?? Self.defaultReveal))
+            return (try? RevealEffect.entering(timeline, message: record.id, at: t, duration: record.reveal ?? Self.defaultReveal))
                 .map { .reveal($0) }
         }
     }
 
     /// After a change at `t`, the reveals of messages still waiting for the seam
-    /// (``RevealEffect/after(change:at:)``).
+    /// (``RevealEffect/after(change:message:at:)``).
     func waitingRevealsUpdated(_ effects: EffectState, for timeline: Timeline, at t: Instant) -> EffectState {
         var result = effects
         for (key, effect) in effects.messages {
-            if case let .reveal(reveal) = effect { result.messages[key] = .reveal(reveal.after(change: timeline, at: t)) }
+            if case let .reveal(reveal) = effect { result.messages[key] = .reveal(reveal.after(change: timeline, message: key, at: t)) }
         }
         return result
     }
