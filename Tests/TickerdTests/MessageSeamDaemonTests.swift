@@ -84,9 +84,16 @@ import TestSupport
         #expect(try fixture.render(columns: 6, at: switchAt).text == expected)
         // A viewer gets no frames at all.
         #expect(viewer.signals.allSatisfy { $0.member != "Frame" }, "a viewer with fps 0 was sent frames")
-        // Unsubscribing ends it.
+        // Unsubscribing ends it; so does a viewer's connection closing.
         try viewer.call(path: Self.channelPath, interface: Self.channelInterface, member: "Unsubscribe", [])
         #expect(try fixture.property("main", "Subscribers").value as? NSNumber == 0)
+        let other = try BusClient(address: fixture.address)
+        try other.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(30), "fps": .double(0)])
+        ])
+        #expect(try fixture.property("main", "Subscribers").value as? NSNumber == 1)
+        other.close()
+        #expect(try fixture.waitForProperty("main", "Subscribers") { $0.value as? NSNumber == 0 })
     }
 
     @Test func withoutADeclaredViewerTheChangeWaitsForTheWholeTape() throws {
