@@ -51,7 +51,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
-        sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
+        sanitize sanitize-address sanitize-thread gnome-extension demo install install-completions install-user clean
 
 all: build
 
@@ -146,6 +146,14 @@ test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	contrib/tests/panel-tests.sh
+
+## gnome-extension: assemble the GNOME Shell extension from contrib/ into $(GNOME_BUILD)/<form>/<uuid>/
+# The shared timeline code (contrib/js/timeline.js) is copied into the extension's folder.
+GNOME_UUID  := tickerd@tickerd.github.io
+GNOME_BUILD := .build-gnome
+gnome-extension:
+	rm -rf $(GNOME_BUILD)/legacy && install -d $(GNOME_BUILD)/legacy/$(GNOME_UUID)
+	cp contrib/gnome-shell/$(GNOME_UUID)/* contrib/js/timeline.js $(GNOME_BUILD)/legacy/$(GNOME_UUID)/
 
 demo: release
 	@scripts/demo.sh

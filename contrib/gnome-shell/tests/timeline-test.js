@@ -13,7 +13,8 @@
 
 const {Gio, GLib} = imports.gi;
 const testsDirectory = GLib.path_get_dirname(imports.system.programPath);
-imports.searchPath.unshift(`${GLib.path_get_dirname(testsDirectory)}/tickerd@tickerd.github.io`);
+// The shared timeline code lives in contrib/js (the extension's make target copies it in).
+imports.searchPath.unshift(`${GLib.path_get_dirname(GLib.path_get_dirname(testsDirectory))}/js`);
 const TimelineMath = imports.timeline;
 
 const [address, channel = 'main', columnsText = '20', expect = ''] = ARGV;
