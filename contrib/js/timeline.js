@@ -1,7 +1,9 @@
-// tickerd Timeline math for GJS (docs/rendering.md): where the stream is at any instant, computed
-// from the channel's published `Timeline` with no D-Bus traffic. No Shell imports, so it also runs
-// under plain `gjs` (see ../tests/timeline-test.js). Legacy module: top-level `var`s are exported.
-/* exported Timeline, fromVariant, ease, cellWidth, clusters, EASINGS */
+// tickerd Timeline math for JavaScript pixel clients (docs/rendering.md): the frames the daemon's
+// `Render` gives — text, sub-cell offset, counters, dots and reveals — computed from the channel's
+// published `Timeline` with no D-Bus traffic. Plain ECMAScript with no imports, shared by the
+// GNOME Shell extension (legacy `imports` module: top-level `var`s are exported; ES module: the
+// build appends an `export` line), the Plasma widget (QML `.import`) and the gjs tests.
+/* exported Timeline, fromVariant, ease, cellWidth, clusters, EASINGS, formatNumber */
 'use strict';
 
 const MICROS = 1e6;
@@ -84,15 +86,411 @@ function clusters(text) {
     return result;
 }
 
-/** The message spans (`m` lines) of a published layout: `[{key, first, end}]` in clusters. */
+/**
+ * The message spans (`m` lines) of a published layout, `[{key, first, end}]` in clusters, with
+ * its counter fields (`f` lines) as `spans.fields`, `[{name, first, end}]` (docs/rendering.md §12).
+ */
 function parseLayout(text) {
     const spans = [];
+    spans.fields = [];
     for (const line of (text ?? '').split('\n')) {
         const tokens = line.split(' ');
         if (tokens[0] === 'm' && tokens.length === 7)
             spans.push({key: unescapeToken(tokens[1]), first: Number(tokens[2]), end: Number(tokens[3])});
+        else if (tokens[0] === 'f' && tokens.length === 4)
+            spans.fields.push({name: unescapeToken(tokens[1]), first: Number(tokens[2]), end: Number(tokens[3])});
     }
     return spans;
+}
+
+/** A counter (docs/rendering.md §11.2): a count from `from` to `to` over `duration` µs. */
+class Counter {
+    constructor(from, to, start, duration, easing, decimals, grouping, prefix, suffix) {
+        Object.assign(this, {from, to, start, duration, easing, decimals, grouping, prefix, suffix});
+    }
+
+    get endInstant() {
+        return this.start + this.duration;
+    }
+
+    /** The value at `t` (exactly `to` from the end on, clamped between `from` and `to`). */
+    value(t) {
+        if (t >= this.endInstant)
+            return this.to;
+        if (t <= this.start)
+            return this.from;
+        const v = this.from + (this.to - this.from) * ease(this.easing, (t - this.start) / this.duration);
+        return Math.min(Math.max(v, Math.min(this.from, this.to)), Math.max(this.from, this.to));
+    }
+
+    /** Whether the written number may still change after `t`. */
+    isCounting(t) {
+        return t < this.endInstant && this.from !== this.to;
+    }
+
+    /** The number written at `t`, without prefix and suffix. */
+    number(t) {
+        return formatNumber(this.value(t), this.decimals, this.grouping);
+    }
+}
+
+/**
+ * `value` written as the daemon writes it (§11.2): rounded half away from zero to `decimals`,
+ * ASCII digits grouped by three with `,` when `grouping`, `-` only when the rounded key is < 0.
+ */
+function formatNumber(value, decimals, grouping) {
+    const scaled = Math.abs(value) * 10 ** decimals;
+    const rounded = Math.round(scaled);
+    if (!Number.isFinite(rounded) || rounded >= 9.0e18)
+        return formatNumber(0, decimals, grouping);
+    let magnitude = BigInt(rounded);
+    const negative = value < 0 && magnitude > 0n;
+    const digits = [];
+    for (let i = 0; i < decimals; i++) {
+        digits.push(String(magnitude % 10n));
+        magnitude /= 10n;
+    }
+    if (decimals > 0)
+        digits.push('.');
+    let count = 0;
+    do {
+        if (grouping && count > 0 && count % 3 === 0)
+            digits.push(',');
+        digits.push(String(magnitude % 10n));
+        magnitude /= 10n;
+        count++;
+    } while (magnitude > 0n);
+    if (negative)
+        digits.push('-');
+    return digits.reverse().join('');
+}
+
+/** Jumping dots (docs/rendering.md §11.3), from `start`, stopping gracefully at `stop` (or null). */
+class DotsEffect {
+    constructor(start, stop) {
+        this.start = start;
+        this.stop = stop;
+    }
+
+    get lastWave() {
+        if (this.stop === null)
+            return null;
+        return this.stop < this.start ? -1 : Math.floor((this.stop - this.start) / DotsEffect.PERIOD);
+    }
+
+    /** µs into the jump of `dot` at `t`, or null when it rests. */
+    timeIntoJump(dot, t) {
+        const sinceFirst = t - this.start - dot * DotsEffect.STAGGER;
+        if (sinceFirst < 0)
+            return null;
+        const wave = Math.floor(sinceFirst / DotsEffect.PERIOD);
+        const last = this.lastWave;
+        if (last !== null && wave > last)
+            return null;
+        const tau = sinceFirst - wave * DotsEffect.PERIOD;
+        return tau < DotsEffect.UP ? tau : null;
+    }
+
+    /** The heights of the three dots at `t`, in quarters of the line (§11.3). */
+    heights(t) {
+        return [0, 1, 2].map(dot => {
+            const tau = this.timeIntoJump(dot, t);
+            if (tau === null)
+                return 0;
+            const u = tau / DotsEffect.UP;
+            return 4 * u * (1 - u);
+        });
+    }
+
+    /** Whether `dot` shows raised (`˙`) in a text frame at `t`. */
+    isRaised(dot, t) {
+        const tau = this.timeIntoJump(dot, t);
+        return tau !== null && 8 * tau * (DotsEffect.UP - tau) > DotsEffect.UP * DotsEffect.UP;
+    }
+
+    /** Whether a dot is in the air at `t`. */
+    isJumping(t) {
+        return [0, 1, 2].some(dot => this.timeIntoJump(dot, t) !== null);
+    }
+
+    /** The next instant after `t` at which a jump begins, or null. */
+    nextJump(t) {
+        let best = null;
+        for (let dot = 0; dot < 3; dot++) {
+            const first = this.start + dot * DotsEffect.STAGGER;
+            let k = Math.max(0, Math.floor((t - first) / DotsEffect.PERIOD));
+            for (; k <= Math.max(0, Math.floor((t - first) / DotsEffect.PERIOD)) + 1; k++) {
+                const last = this.lastWave;
+                if (last !== null && k > last)
+                    break;
+                const at = first + k * DotsEffect.PERIOD;
+                if (at > t && (best === null || at < best))
+                    best = at;
+            }
+        }
+        return best;
+    }
+}
+DotsEffect.PERIOD = 1150000;
+DotsEffect.STAGGER = 150000;
+DotsEffect.UP = 322000;
+DotsEffect.RAISED = '\u02D9';
+
+/**
+ * The counters and message effects of a published `effects` string (§12):
+ * `{counters: Map(name → Counter), dots: Map(key → DotsEffect)}`; reveals are parseReveals's.
+ */
+function parseEffects(text) {
+    const counters = new Map();
+    const dots = new Map();
+    for (const line of (text ?? '').split('\n')) {
+        const tokens = line.split(' ');
+        if (tokens[0] === 'c' && tokens.length === 11) {
+            counters.set(unescapeToken(tokens[1]), new Counter(Number(tokens[2]), Number(tokens[3]),
+                Number(tokens[4]), Number(tokens[5]), tokens[6], Number(tokens[7]), tokens[8] === '1',
+                unescapeToken(tokens[9]), unescapeToken(tokens[10])));
+        } else if (tokens[0] === 'd' && tokens.length === 4) {
+            dots.set(unescapeToken(tokens[1]), new DotsEffect(Number(tokens[2]),
+                tokens[3] === '-' ? null : Number(tokens[3])));
+        }
+    }
+    return {counters, dots};
+}
+
+/**
+ * A tape's clusters and cells, for frames: `clusters`, `widths`, `starts` (cell of each cluster,
+ * with the tape width at the end), `contentCount` (clusters that start before the gap), `layout`.
+ */
+class TapeCells {
+    constructor(tape, gap, layout) {
+        this.clusters = clusters(tape);
+        this.widths = this.clusters.map(cellWidth);
+        this.starts = [];
+        let cell = 0;
+        let units = 0;
+        const contentEnd = gap && tape.endsWith(gap) ? tape.length - gap.length : tape.length;
+        this.contentCount = 0;
+        for (let i = 0; i < this.clusters.length; i++) {
+            this.starts.push(cell);
+            cell += this.widths[i];
+            if (units < contentEnd)
+                this.contentCount = i + 1;
+            units += this.clusters[i].length;
+        }
+        this.starts.push(cell);
+        this.width = cell;
+        this.contentWidth = this.starts[this.contentCount];
+        this.layout = layout ?? null;
+    }
+
+    /** The first cluster whose start is ≥ `cell`. */
+    firstAtOrAfter(cell) {
+        let i = 0;
+        while (i < this.clusters.length && this.starts[i] < cell)
+            i++;
+        return i;
+    }
+
+    /** The last index ≥ `from` (≤ cluster count) whose start is ≤ `cell`. */
+    lastBoundary(cell, from) {
+        let i = from;
+        while (i < this.clusters.length && this.starts[i + 1] <= cell)
+            i++;
+        return i;
+    }
+
+    /** Stream cells [from, to) of this tape repeated, each cluster through `write(index)` (§3). */
+    cells(from, to, write) {
+        let out = '';
+        if (from >= to)
+            return out;
+        const count = this.clusters.length;
+        if (this.width <= 0)
+            return ' '.repeat(to - from);
+        const rem = ((from % this.width) + this.width) % this.width;
+        let base = from - rem;
+        let x = from;
+        let index = this.firstAtOrAfter(rem);
+        if (rem > 0) {
+            while (index < count && this.starts[index] === rem && this.widths[index] === 0)
+                index++;
+            if (index > 0 && this.starts[index - 1] + this.widths[index - 1] > rem) {
+                const end = Math.min(base + this.starts[index], to);
+                out += ' '.repeat(end - x);
+                x = end;
+            }
+        }
+        while (x < to) {
+            if (index === count) {
+                index = 0;
+                base += this.width;
+                continue;
+            }
+            const runStart = index;
+            index = this.lastBoundary(to - base, index);
+            x = base + this.starts[index];
+            for (let i = runStart; i < index; i++)
+                out += write(i);
+            if (x < to && index < count) {
+                out += ' '.repeat(to - x);
+                x = to;
+                index++;
+            }
+        }
+        while (index < count && base + this.starts[index] === to && this.widths[index] === 0 && this.starts[index] > 0)
+            out += write(index++);
+        return out;
+    }
+
+    /** The content clusters (still text) through `write`. */
+    content(write) {
+        let out = '';
+        for (let i = 0; i < this.contentCount; i++)
+            out += write(i);
+        return out;
+    }
+
+    /** The pages of this tape's content for `columns` cells (docs/rendering.md §5). */
+    pages(columns) {
+        if (this._pages && this._pagesColumns === columns)
+            return this._pages;
+        const pages = [];
+        let page = {pieces: [], cells: 0, words: 0};
+        const place = (first, end, cells) => {
+            const needed = page.words === 0 ? cells : page.cells + 1 + cells;
+            if (page.words > 0 && needed > columns) {
+                pages.push(page);
+                page = {pieces: [], cells: 0, words: 0};
+            }
+            page.cells = page.words === 0 ? cells : page.cells + 1 + cells;
+            page.pieces.push([first, end]);
+            page.words++;
+        };
+        let index = 0;
+        const end = this.contentCount;
+        while (index < end) {
+            if (this.clusters[index] === ' ') {
+                index++;
+                continue;
+            }
+            let pieceStart = index;
+            let pieceCells = 0;
+            while (index < end && this.clusters[index] !== ' ') {
+                const w = this.widths[index];
+                if (pieceCells + w > columns && index > pieceStart) {
+                    place(pieceStart, index, Math.min(pieceCells, columns));
+                    pieceStart = index;
+                    pieceCells = 0;
+                }
+                pieceCells += w;
+                index++;
+            }
+            place(pieceStart, index, Math.min(pieceCells, columns));
+        }
+        if (page.words > 0 || pages.length === 0)
+            pages.push(page);
+        let total = 0;
+        for (const p of pages) {
+            total += Math.max(2 * MICROS, p.words * 300000);
+            p.end = total;
+        }
+        this._pages = pages;
+        this._pagesColumns = columns;
+        return pages;
+    }
+
+    /** One page through `write`, `{text, cells}`. */
+    page(page, columns, write) {
+        let out = '';
+        let cells = 0;
+        page.pieces.forEach(([first, end], number) => {
+            if (number > 0) {
+                out += ' ';
+                cells++;
+            }
+            const pieceCells = this.starts[end] - this.starts[first];
+            if (pieceCells > columns - cells) {
+                out += ' '.repeat(columns - cells);
+                cells = columns;
+            } else {
+                for (let i = first; i < end; i++)
+                    out += write(i);
+                cells += pieceCells;
+            }
+        });
+        return {text: out, cells};
+    }
+}
+
+/**
+ * Writes clusters with the effects at real instant `t` for a viewer of `columns` cells (§11):
+ * hidden (not yet revealed) clusters as spaces, counter fields as their right-aligned numbers,
+ * raised dots as `˙`. Notes what it showed (`shownFields`, `shownDots`, `shownReveals`).
+ */
+class EffectWriter {
+    constructor(timeline, tape, t, columns) {
+        this.tape = tape;
+        this.t = t;
+        this.timeline = timeline;
+        this.columns = columns;
+        this.shownFields = new Set();
+        this.shownDots = new Map();
+        this.shownReveals = new Map();
+        this.firstDots = null;
+        this.firstReveal = null;
+        const layout = tape.layout;
+        this.plain = !layout || (layout.fields.length === 0 && timeline.reveals.size === 0 &&
+            timeline.effects.dots.size === 0);
+    }
+
+    write(index) {
+        const tape = this.tape;
+        if (this.plain)
+            return tape.clusters[index];
+        const layout = tape.layout;
+        const span = layout.find(m => m.first <= index && index < m.end);
+        if (span) {
+            const reveal = this.timeline.revealFor(span.key, this.columns);
+            if (reveal) {
+                if (!this.shownReveals.has(span.key))
+                    this.shownReveals.set(span.key, {reveal, count: span.end - span.first});
+                if (this.firstReveal === null)
+                    this.firstReveal = reveal;
+                const n = span.end - span.first;
+                const elapsed = Math.min(Math.max(0, this.t - reveal.start), reveal.duration);
+                if (index >= span.first + Math.floor(elapsed * n / reveal.duration))
+                    return ' '.repeat(tape.widths[index]);
+            }
+        }
+        const field = layout.fields.find(f => f.first <= index && index < f.end);
+        if (field) {
+            this.shownFields.add(field.name);
+            const width = field.end - field.first;
+            const counter = this.timeline.effects.counters.get(field.name);
+            let shown;
+            if (!counter) {
+                shown = ' '.repeat(width);
+            } else {
+                const number = counter.number(this.t);
+                shown = number.length > width ? '#'.repeat(width) : ' '.repeat(width - number.length) + number;
+            }
+            if (index - field.first < shown.length && tape.widths[index] === 1)
+                return shown[index - field.first];
+        }
+        if (span) {
+            const dots = this.timeline.effects.dots.get(span.key);
+            if (dots) {
+                if (!this.shownDots.has(span.key))
+                    this.shownDots.set(span.key, dots);
+                if (this.firstDots === null)
+                    this.firstDots = dots;
+                const dot = index - (span.end - 3);
+                if (dot >= 0 && tape.clusters[index] === '.' && dots.isRaised(dot, this.t))
+                    return DotsEffect.RAISED;
+            }
+        }
+        return tape.clusters[index];
+    }
 }
 
 /**
@@ -128,6 +526,13 @@ function unescapeToken(token) {
         }
     }
     return new TextDecoder().decode(new Uint8Array(bytes));
+}
+
+/** `[cell, offset]` of stream position `s`: ⌊s⌋ and s − ⌊s⌋ (an offset that rounds to 1 moves on a cell). */
+function split(s) {
+    const cell = Math.floor(s);
+    const offset = s - cell;
+    return offset >= 1 ? [cell + 1, 0] : [cell, offset];
 }
 
 /** The plain object of a `Timeline` GLib.Variant (`a{sv}`). */
@@ -206,6 +611,8 @@ var Timeline = class Timeline {
             speed: Number(fields.nextSpeed),
             switchPosition: Number(fields.switch),
             changedAt: fields.changed === undefined ? null : Number(fields.changed),
+            // The new tape's cell that continues the stream at the switch (absent: 0, §6).
+            start: Number(fields.nextStart ?? 0),
         };
         if (this.next) {
             this.next.width = cellWidth(this.next.tape);
@@ -213,7 +620,10 @@ var Timeline = class Timeline {
         }
         this.layout = parseLayout(fields.layout);
         this.reveals = parseReveals(fields.effects);
+        this.effects = parseEffects(fields.effects);
         this.sign = this.direction === 'right' ? -1 : 1;
+        this.cells = new TapeCells(this.tape, this.gap, this.layout);
+        this.nextCells = this.next ? new TapeCells(this.next.tape, this.next.gap, this.next.layout) : null;
     }
 
     /** The text of the current tape without its gap. */
@@ -255,10 +665,12 @@ var Timeline = class Timeline {
                 position: this.next.switchPosition, speed: this.next.speed, delay: this.delay,
                 easing: this.easing, loops: this.loops, sign: this.sign, width: this.next.width,
             });
-            return {position: next.position_(now), origin: this.next.switchPosition, width: this.next.width,
-                tape: this.next.tape, gap: this.next.gap};
+            return {position: next.position_(now), origin: this.next.switchPosition - this.next.start,
+                width: this.next.width, tape: this.next.tape, gap: this.next.gap, cells: this.nextCells,
+                motion: next};
         }
-        return {position: this.motion.position_(now), origin: 0, width: this.width, tape: this.tape, gap: this.gap};
+        return {position: this.motion.position_(now), origin: 0, width: this.width, tape: this.tape, gap: this.gap,
+            cells: this.cells, motion: this.motion};
     }
 
     /**
@@ -271,8 +683,8 @@ var Timeline = class Timeline {
         const state = this.streamState(t);
         if (this.next && state.origin === 0 && this.showsChangeStill(columns) && this.next.changedAt !== null &&
             this.switchInstant !== null && this.effectiveTime(t) >= this.next.changedAt)
-            return {tape: this.next.tape, gap: this.next.gap, layout: this.next.layout};
-        return {tape: state.tape, gap: state.gap, layout: state.origin === 0 ? this.layout : this.next.layout};
+            return {tape: this.next.tape, gap: this.next.gap, layout: this.next.layout, cells: this.nextCells};
+        return {tape: state.tape, gap: state.gap, layout: state.cells.layout, cells: state.cells};
     }
 
     /**
@@ -334,12 +746,9 @@ var Timeline = class Timeline {
         if (this.mode === 'pages')
             return null;
         const viewed = this.viewedTape(t, columns);
-        const content = Timeline.content(viewed.tape, viewed.gap);
-        const spare = columns - cellWidth(content);
-        if (spare < 0)
+        if (cellWidth(Timeline.content(viewed.tape, viewed.gap)) > columns)
             return null;
-        const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
-        return ' '.repeat(left) + this.revealed(content, viewed.layout, t, columns) + ' '.repeat(spare - left);
+        return this.frame(t, columns).text;
     }
 
     /**
@@ -348,8 +757,10 @@ var Timeline = class Timeline {
      * `columns`: the viewer's width in cells; text that fits does not move (cycle 0).
      */
     cycle(t, columns) {
+        if (this.mode === 'pages')
+            return this.frame(t, columns).cycle;
         const state = this.streamState(t);
-        if (this.mode === 'static' || this.mode === 'pages' || state.width <= 0)
+        if (this.mode === 'static' || state.width <= 0)
             return 0;
         if (cellWidth(Timeline.content(state.tape, state.gap)) <= columns)
             return 0;
@@ -379,6 +790,223 @@ var Timeline = class Timeline {
             return 1;
         r -= this.delay;
         return 1 - ease(this.easing, r / move);
+    }
+
+    /**
+     * The frame a viewer of `columns` cells sees at wall-clock microseconds `t`, as the daemon's
+     * `Render(columns, t)` gives it (docs/rendering.md §4, effects §11): `{text, offset, cycle,
+     * dots, reveal, moving}`. `extra` more cells are drawn past the right edge where the text
+     * scrolls (a pixel client shows part of one more cell while the text is between cells); the
+     * "fits" rule and the reveals still use `columns`. `moving` is true when the text scrolls.
+     */
+    frame(t, columns, extra = 0) {
+        const c = Math.max(0, columns);
+        const now = this.effectiveTime(t);
+        const viewed = this.viewedTape(t, c);
+        const current = viewed.cells;
+        const writers = [];
+        const writer = tape => {
+            const w = new EffectWriter(this, tape, t, c);
+            writers.push(w);
+            return i => w.write(i);
+        };
+        let text = '';
+        let offset = 0;
+        let cycle = 0;
+        let moving = false;
+        const still = () => {
+            const spare = c - current.contentWidth;
+            const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
+            return ' '.repeat(left) + current.content(writer(current)) + ' '.repeat(spare - left);
+        };
+        if (this.mode === 'static') {
+            if (current.contentWidth <= c)
+                text = still();
+            else if (c > 0)
+                text = `${current.cells(0, c - 1, writer(current))}\u2026`;
+        } else if (this.mode === 'pages') {
+            if (c > 0) {
+                const pages = current.pages(c);
+                const {index, progress} = this.pageIndex(pages, now);
+                cycle = progress;
+                const page = current.page(pages[index], c, writer(current));
+                const spare = c - page.cells;
+                const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
+                text = ' '.repeat(left) + page.text + ' '.repeat(spare - left);
+            }
+        } else if (current.contentWidth <= c) {
+            text = still();
+        } else if (this.mode === 'bounce') {
+            const p = this.bounceProgress(t, current.contentWidth - c);
+            const overflow = current.contentWidth - c;
+            const [cell, off] = split(this.sign > 0 ? overflow * p : overflow * (1 - p));
+            offset = off;
+            text = current.cells(cell, cell + c + (off > 0 ? extra : 0), writer(current));
+            cycle = p;
+            moving = true;
+        } else {
+            const state = this.streamState(t);
+            const [cell, off] = split(state.position);
+            offset = off;
+            text = this.streamCells(cell, cell + c + extra, writer);
+            cycle = state.width > 0 ? (state.position - state.origin) / state.width : 0;
+            moving = true;
+        }
+        const dotsShown = writers.find(w => w.firstDots !== null);
+        const revealShown = writers.find(w => w.firstReveal !== null);
+        const shown = {fields: new Set(), dots: new Map(), reveals: new Map()};
+        for (const w of writers) {
+            w.shownFields.forEach(name => shown.fields.add(name));
+            w.shownDots.forEach((v, k) => shown.dots.set(k, v));
+            w.shownReveals.forEach((v, k) => shown.reveals.set(k, v));
+        }
+        const result = {text, offset, cycle, moving, shown};
+        if (dotsShown)
+            result.dots = dotsShown.firstDots.heights(t);
+        if (revealShown) {
+            const r = revealShown.firstReveal;
+            result.reveal = Math.min(Math.max(0, t - r.start), r.duration) / r.duration;
+        }
+        return result;
+    }
+
+    /**
+     * Stream cells [from, to): while a change is pending (before and after its switch), the
+     * composite stream of §6 — the new side of the switch B shows new-tape cell
+     * (x − B + nextStart) mod W_new.
+     */
+    streamCells(from, to, writer) {
+        if (!this.next || this.switchInstant === null)
+            return this.cells.cells(from, to, writer(this.cells));
+        const seam = this.next.switchPosition;
+        const newOrigin = seam - this.next.start;
+        const [lower, lowerOrigin, upper, upperOrigin] = this.sign > 0
+            ? [this.cells, 0, this.nextCells, newOrigin] : [this.nextCells, newOrigin, this.cells, 0];
+        let out = '';
+        if (from < seam)
+            out += lower.cells(from - lowerOrigin, Math.min(to, seam) - lowerOrigin, writer(lower));
+        if (to > seam)
+            out += upper.cells(Math.max(from, seam) - upperOrigin, to - upperOrigin, writer(upper));
+        return out;
+    }
+
+    /** Pages mode: the page shown at effective instant `now`, `{index, progress}`. */
+    pageIndex(pages, now) {
+        const elapsed = now - this.anchor;
+        const total = pages[pages.length - 1].end;
+        if (elapsed < 0 || total <= 0)
+            return {index: 0, progress: 0};
+        const cycles = Math.floor(elapsed / total);
+        if (this.loops > 0 && cycles >= this.loops)
+            return {index: 0, progress: this.loops};
+        const inCycle = elapsed - cycles * total;
+        const index = pages.findIndex(p => p.end > inCycle);
+        return {index: Math.max(0, index), progress: elapsed / total};
+    }
+
+    /**
+     * What a pixel client of `columns` cells must do after drawing `frame` at `t`:
+     * `{animate: true}` while something visible changes continuously (the text scrolls, a shown
+     * counter counts, a shown dot is in the air, a shown reveal runs), else `{animate: false, at}`
+     * with the next instant the frame may change (null: never, until the Timeline changes).
+     * Never late; it may be early.
+     */
+    schedule(t, columns, frame) {
+        const now = this.effectiveTime(t);
+        let at = null;
+        const consider = instant => {
+            if (instant !== null && instant > t && (at === null || instant < at))
+                at = instant;
+        };
+        if (frame.moving && this.paused === null) {
+            const state = this.streamState(t);
+            const motionAt = this.mode === 'bounce' ? this.bounceNextMove(t, columns) : this.motionNextMove(state.motion, now);
+            if (motionAt === t)
+                return {animate: true};
+            consider(motionAt);
+        }
+        for (const name of frame.shown.fields) {
+            const counter = this.effects.counters.get(name);
+            if (!counter || !counter.isCounting(t))
+                continue;
+            if (t >= counter.start)
+                return {animate: true};
+            consider(counter.start);
+        }
+        for (const dots of frame.shown.dots.values()) {
+            if (dots.isJumping(t))
+                return {animate: true};
+            consider(dots.nextJump(t));
+        }
+        for (const {reveal} of frame.shown.reveals.values()) {
+            if (t >= reveal.start && t < reveal.start + reveal.duration)
+                return {animate: true};
+            if (t < reveal.start)
+                consider(reveal.start);
+        }
+        if (this.paused === null) {
+            // A pending change: shown at its instant to still viewers, else at the switch.
+            if (this.next) {
+                if (this.next.changedAt !== null && this.showsChangeStill(columns))
+                    consider(this.next.changedAt);
+                consider(this.switchInstant);
+            }
+            if (this.mode === 'pages' && columns > 0) {
+                const pages = this.viewedTape(t, columns).cells.pages(columns);
+                const total = pages[pages.length - 1].end;
+                const elapsed = now - this.anchor;
+                if (elapsed < 0) {
+                    consider(this.anchor);
+                } else if (!(this.loops > 0 && Math.floor(elapsed / total) >= this.loops)) {
+                    const base = now - (elapsed % total);
+                    const page = pages.find(p => p.end > elapsed % total);
+                    consider(base + page.end);
+                }
+            }
+        }
+        return {animate: false, at};
+    }
+
+    /** Continuous and scroll: `now` while the stream moves at `now`, else when it next moves (or null). */
+    motionNextMove(motion, now) {
+        const elapsed = now - motion.anchor;
+        if (motion.mode === 'scroll') {
+            if (motion.width <= 0)
+                return null;
+            if (elapsed < 0)
+                return motion.anchor;
+            const period = motion.delay + motion.moveDuration;
+            const k = Math.floor(elapsed / period);
+            if (motion.loops > 0 && k >= motion.loops)
+                return null;
+            const inCycle = elapsed - k * period;
+            return inCycle < motion.delay ? motion.anchor + k * period + motion.delay : now;
+        }
+        if (motion.speed <= 0)
+            return null;
+        if (elapsed < motion.delay)
+            return motion.anchor + motion.delay;
+        if (motion.loops > 0 && motion.speed * (elapsed - motion.delay) / MICROS >= motion.width * motion.loops)
+            return null;
+        return now;
+    }
+
+    /** Bounce: `t` while the text moves, else when it next moves (or null). */
+    bounceNextMove(t, columns) {
+        const overflow = this.viewedTape(t, columns).cells.contentWidth - columns;
+        const e = this.effectiveTime(t) - this.anchor;
+        if (overflow <= 0)
+            return null;
+        if (e < 0)
+            return this.anchor;
+        const move = Math.max(1, Math.round(overflow / this.speed * MICROS));
+        const half = this.delay + move;
+        const k = Math.floor(e / (2 * half));
+        if (this.loops > 0 && k >= this.loops)
+            return null;
+        const r = e - k * 2 * half;
+        const inHalf = r % half;
+        return inHalf < this.delay ? t + (this.delay - inHalf) : t;
     }
 
     /** Whether anything can move after `t` (false: the widget may stop its frame clock). */

@@ -1,10 +1,13 @@
-// Checks the extension's timeline.js against the daemon: for several instants, the `cycle` the
-// module computes from the published Timeline equals the `cycle` extra of the daemon's Render.
+// Checks the shared contrib/js/timeline.js against the daemon: for several instants, the frame
+// it computes from the published Timeline — text with effects (counters, dots, reveals), offset,
+// `cycle`, `dots` and `reveal` extras — equals the daemon's Render.
 //
 //   gjs tests/timeline-test.js ADDRESS CHANNEL COLUMNS [pending]
 //
 // Where the text fits, the still text must equal Render's too. With `pending`, the Timeline must
 // hold a pending change with its `changed` instant (instants around it and the switch are checked).
+// With `effects`, the frames must show counters' digits and raised dots somewhere among the
+// instants (the channel holds a counting field and a dots message).
 // With `reveal`, the pending change must also bring a revealing message that this viewer sees
 // still: its reveal must run from the change (partly typed halfway, whole at its end) before the
 // switch, in Render's text and timeline.js's alike.
@@ -43,6 +46,22 @@ for (const name of Object.keys(TimelineMath.EASINGS)) {
 }
 check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK and emoji');
 
+// `nextStart` (a change at the next message boundary): the new side of the switch B shows the
+// new tape from cell nextStart, before and after the switch, in both directions.
+{
+    const base = {tape: 'abcde', gap: '', width: 5, anchor: 0, speed: 1, mode: 'continuous', next: 'VWXYZ',
+        nextGap: '', nextSpeed: 1, nextStart: 2};
+    const left = new TimelineMath.Timeline({...base, position: 7, switch: 10});
+    check(left.frame(0, 4).text === 'cdeX', `left, pending: ${left.frame(0, 4).text}`);
+    check(left.frame(3_000_000, 4).text === 'XYZV', `left, switched: ${left.frame(3_000_000, 4).text}`);
+    const right = new TimelineMath.Timeline({...base, position: 7, switch: 5, direction: 'right'});
+    check(right.frame(0, 4).text === 'cdea', `right, before: ${right.frame(0, 4).text}`);
+    check(right.frame(3_000_000, 4).text === 'Wabc', `right, straddling: ${right.frame(3_000_000, 4).text}`);
+    check(right.frame(5_000_000, 4).text === 'ZVWa', `right, switched: ${right.frame(5_000_000, 4).text}`);
+    const none = new TimelineMath.Timeline({...base, nextStart: undefined, position: 7, switch: 10});
+    check(none.frame(0, 4).text === 'cdeV', `absent nextStart is 0: ${none.frame(0, 4).text}`);
+}
+
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
@@ -54,6 +73,11 @@ let stillChecked = 0;
 const instants = [];
 for (let i = 0; i < 40; i++)
     instants.push(start + i * 137_531);
+// Effects: dense instants over one dots period, so raised dots and changing digits are met.
+if (expect === 'effects') {
+    for (let i = 0; i < 60; i++)
+        instants.push(start + i * 19_170);
+}
 if (timeline.next && timeline.next.changedAt !== null)
     instants.push(timeline.next.changedAt - 1, timeline.next.changedAt);
 if (timeline.switchInstant !== null)
@@ -82,12 +106,30 @@ if (expect === 'reveal') {
         check(render(reveal.start + reveal.duration)[0].startsWith(nextContent), 'the reveal does not end whole');
     }
 }
+let raisedSeen = 0;
+const digitsSeen = new Set();
 for (const at of instants) {
     const frame = call('io.github.tickerd.Ticker1.Channel', 'Render',
         new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();
     const expected = frame[2].cycle ?? 0;
     const computed = timeline.cycle(at, columns);
     check(Math.abs(expected - computed) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js ${computed}`);
+    // The whole frame, effects included.
+    const mine = timeline.frame(at, columns);
+    check(mine.text === frame[0], `at ${at}: daemon frame ${JSON.stringify(frame[0])}, timeline.js ${JSON.stringify(mine.text)}`);
+    check(Math.abs(mine.offset - frame[1]) < 1e-9, `at ${at}: daemon offset ${frame[1]}, timeline.js ${mine.offset}`);
+    check(Math.abs(mine.cycle - expected) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js frame ${mine.cycle}`);
+    check(JSON.stringify(mine.dots ?? null) === JSON.stringify(frame[2].dots ?? null),
+        `at ${at}: daemon dots ${JSON.stringify(frame[2].dots)}, timeline.js ${JSON.stringify(mine.dots)}`);
+    check(Math.abs((mine.reveal ?? -1) - (frame[2].reveal ?? -1)) < 1e-12,
+        `at ${at}: daemon reveal ${frame[2].reveal}, timeline.js ${mine.reveal}`);
+    // A frame drawn with one more cell (a pixel client's partial cell) starts with the same cells.
+    const wider = timeline.frame(at, columns, 1);
+    check(wider.text.startsWith(mine.text), `at ${at}: the wider frame ${JSON.stringify(wider.text)} does not extend ${JSON.stringify(mine.text)}`);
+    if (mine.text.includes('\u02D9'))
+        raisedSeen++;
+    for (const m of mine.text.matchAll(/[0-9][0-9,]*/g))
+        digitsSeen.add(m[0]);
     // Text that fits: the same still text (also while a change is pending: from its instant on
     // when the new text fits too, else at the switch).
     const still = timeline.stillText(at, columns);
@@ -96,6 +138,10 @@ for (const at of instants) {
         check(still === frame[0], `at ${at}: daemon text ${JSON.stringify(frame[0])}, timeline.js ${JSON.stringify(still)}`);
     }
     checked++;
+}
+if (expect === 'effects') {
+    check(raisedSeen > 0, 'no frame shows a raised dot');
+    check(digitsSeen.size > 1, `the counter's digits do not change: ${[...digitsSeen]}`);
 }
 print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}, ` +
       `${stillChecked} still, ${timeline.next ? 'change pending' : 'no change pending'}), ${failures} failure(s)`);
