@@ -51,7 +51,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
-        sanitize sanitize-address sanitize-thread gnome-extension demo install install-completions install-user clean
+        sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
 
@@ -145,15 +145,43 @@ sanitize-thread: deps
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory gnome-extension
 	contrib/tests/panel-tests.sh
 
-## gnome-extension: assemble the GNOME Shell extension from contrib/ into $(GNOME_BUILD)/<form>/<uuid>/
-# The shared timeline code (contrib/js/timeline.js) is copied into the extension's folder.
+## gnome-extension: assemble both forms of the GNOME Shell extension from contrib/ sources
+# $(GNOME_BUILD)/legacy/<uuid>/ (GNOME Shell 43–44, `imports` modules) and $(GNOME_BUILD)/esm/<uuid>/
+# (45 and later, ES modules), each also zipped as $(GNOME_BUILD)/<uuid>-<form>.zip for
+# `gnome-extensions install`. Both share contrib/gnome-shell/common/indicator.js and
+# contrib/js/timeline.js; the ES-module form gets an `export` line appended to its copies.
 GNOME_UUID  := tickerd@tickerd.github.io
 GNOME_BUILD := .build-gnome
+GNOME_TIMELINE_EXPORTS := Timeline, fromVariant, ease, cellWidth, clusters, EASINGS, formatNumber
 gnome-extension:
-	rm -rf $(GNOME_BUILD)/legacy && install -d $(GNOME_BUILD)/legacy/$(GNOME_UUID)
-	cp contrib/gnome-shell/$(GNOME_UUID)/* contrib/js/timeline.js $(GNOME_BUILD)/legacy/$(GNOME_UUID)/
+	rm -rf $(GNOME_BUILD) && install -d $(GNOME_BUILD)/legacy/$(GNOME_UUID) $(GNOME_BUILD)/esm/$(GNOME_UUID)
+	for form in legacy esm; do \
+	  cp contrib/gnome-shell/$$form/extension.js contrib/gnome-shell/$$form/metadata.json \
+	     contrib/gnome-shell/common/stylesheet.css contrib/gnome-shell/common/indicator.js \
+	     contrib/js/timeline.js $(GNOME_BUILD)/$$form/$(GNOME_UUID)/ || exit 1; \
+	done
+	printf '\nexport {$(GNOME_TIMELINE_EXPORTS)};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/timeline.js
+	printf '\nexport {makeIndicator};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/indicator.js
+	for form in legacy esm; do \
+	  (cd $(GNOME_BUILD)/$$form/$(GNOME_UUID) && python3 -m zipfile -c ../../$(GNOME_UUID)-$$form.zip *) || exit 1; \
+	done
+
+## install-gnome-extension: install the form the running GNOME Shell loads into your home, then
+## enable it with `gnome-extensions enable tickerd@tickerd.github.io` (after logging in again on Wayland)
+GNOME_SHELL_MAJOR = $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
+GNOME_EXTENSIONS_DIR ?= $(USER_DATA_HOME)/gnome-shell/extensions
+install-gnome-extension: gnome-extension
+	@major="$(GNOME_SHELL_MAJOR)"; \
+	if [ -z "$$major" ]; then echo "install-gnome-extension: gnome-shell not found" >&2; exit 1; fi; \
+	form=$$([ "$$major" -ge 45 ] && echo esm || echo legacy); \
+	rm -rf "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
+	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
+	cp $(GNOME_BUILD)/$$form/$(GNOME_UUID)/* "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)/"; \
+	echo "Installed the $$form form (GNOME Shell $$major) into $(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)."; \
+	echo "Then: gnome-extensions enable $(GNOME_UUID) (on Wayland, after logging out and in)"
 
 demo: release
 	@scripts/demo.sh

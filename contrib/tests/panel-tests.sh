@@ -6,9 +6,10 @@
 #     `dots` and `reveal` extras), in continuous, scroll, right-to-left, bounce, static and pages
 #     mode, across a seamless content change, during a change a viewer shows still, and with a
 #     counting field and jumping dots; `nextStart` is checked on a Timeline built by the test.
-#  2. The extension's enable()/disable() (extension.js with stand-ins for the Shell's own modules,
-#     a real Gio.DBusProxy on the daemon): the item appears, reads the Timeline and runs its frame
-#     clock; disable removes it, disconnects everything and stops the clock; twice.
+#  2. The extension's enable()/disable(), in its legacy (43–44) and ES-module (45+) forms as built
+#     by `make gnome-extension` (extension.js with stand-ins for the Shell's own modules, a real
+#     Gio.DBusProxy on the daemon): the item appears, reads the Timeline, draws the frame and runs
+#     its frame clock; disable removes it, disconnects everything and stops the clock; twice.
 #  3. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
 #     ticker: the bar is not blank where the module is, and it moves. Screenshots go to artifacts/.
 #
@@ -18,6 +19,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/.build/debug}
+GNOME_BUILD=${GNOME_BUILD:-$ROOT/.build-gnome}
 ARTIFACTS=$ROOT/artifacts
 mkdir -p "$ARTIFACTS"
 WORK=$(mktemp -d /tmp/tickerd-panels.XXXXXX)
@@ -104,9 +106,14 @@ gjs "$GJS_TEST" "$ADDRESS" fx 20 || fail "timeline.js disagrees with Render in s
 ctl configure fx mode=pages
 gjs "$GJS_TEST" "$ADDRESS" fx 12 || fail "timeline.js disagrees with Render in pages mode"
 
-# 2. enable()/disable() of the extension, on the session bus that is our private one.
-DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" ||
-    fail "the extension's enable()/disable() leaves something behind"
+# 2. enable()/disable() of both forms of the extension (as `make gnome-extension` assembled them),
+#    on the session bus that is our private one.
+for form in legacy esm; do
+    test -f "$GNOME_BUILD/$form/tickerd@tickerd.github.io/extension.js" ||
+        fail "no $form extension in $GNOME_BUILD (run make gnome-extension)"
+    DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs -m "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" "$GNOME_BUILD" "$form" ||
+        fail "the $form extension's enable()/disable() leaves something behind"
+done
 
 # 3. polybar under Xvfb.
 Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
