@@ -143,26 +143,17 @@ function formatNumber(value, decimals, grouping) {
     const rounded = Math.round(scaled);
     if (!Number.isFinite(rounded) || rounded >= 9.0e18)
         return formatNumber(0, decimals, grouping);
-    let magnitude = BigInt(rounded);
-    const negative = value < 0 && magnitude > 0n;
-    const digits = [];
-    for (let i = 0; i < decimals; i++) {
-        digits.push(String(magnitude % 10n));
-        magnitude /= 10n;
+    // toFixed(0) writes a whole double below 1e21 exactly (QML's engine has no BigInt).
+    const all = rounded.toFixed(0).padStart(decimals + 1, '0');
+    const whole = all.slice(0, all.length - decimals);
+    let grouped = '';
+    for (let i = 0; i < whole.length; i++) {
+        if (grouping && i > 0 && (whole.length - i) % 3 === 0)
+            grouped += ',';
+        grouped += whole[i];
     }
-    if (decimals > 0)
-        digits.push('.');
-    let count = 0;
-    do {
-        if (grouping && count > 0 && count % 3 === 0)
-            digits.push(',');
-        digits.push(String(magnitude % 10n));
-        magnitude /= 10n;
-        count++;
-    } while (magnitude > 0n);
-    if (negative)
-        digits.push('-');
-    return digits.reverse().join('');
+    const negative = value < 0 && rounded > 0;
+    return (negative ? '-' : '') + grouped + (decimals > 0 ? `.${all.slice(all.length - decimals)}` : '');
 }
 
 /** Jumping dots (docs/rendering.md §11.3), from `start`, stopping gracefully at `stop` (or null). */
@@ -354,12 +345,12 @@ class TapeCells {
     pages(columns) {
         if (this._pages && this._pagesColumns === columns)
             return this._pages;
-        const pages = [];
+        const list = [];  // not `pages`: QML 5.15 refuses a local named like its method
         let page = {pieces: [], cells: 0, words: 0};
         const place = (first, end, cells) => {
             const needed = page.words === 0 ? cells : page.cells + 1 + cells;
             if (page.words > 0 && needed > columns) {
-                pages.push(page);
+                list.push(page);
                 page = {pieces: [], cells: 0, words: 0};
             }
             page.cells = page.words === 0 ? cells : page.cells + 1 + cells;
@@ -387,23 +378,23 @@ class TapeCells {
             }
             place(pieceStart, index, Math.min(pieceCells, columns));
         }
-        if (page.words > 0 || pages.length === 0)
-            pages.push(page);
+        if (page.words > 0 || list.length === 0)
+            list.push(page);
         let total = 0;
-        for (const p of pages) {
+        for (const p of list) {
             total += Math.max(2 * MICROS, p.words * 300000);
             p.end = total;
         }
-        this._pages = pages;
+        this._pages = list;
         this._pagesColumns = columns;
-        return pages;
+        return list;
     }
 
     /** One page through `write`, `{text, cells}`. */
-    page(page, columns, write) {
+    page(entry, columns, write) {
         let out = '';
         let cells = 0;
-        page.pieces.forEach(([first, end], number) => {
+        entry.pieces.forEach(([first, end], number) => {
             if (number > 0) {
                 out += ' ';
                 cells++;
@@ -525,6 +516,9 @@ function unescapeToken(token) {
             bytes.push(token.charCodeAt(i));
         }
     }
+    // QML's engine (the Plasma widget) has no TextDecoder; the bytes are UTF-8 either way.
+    if (typeof TextDecoder === 'undefined')
+        return decodeURIComponent(bytes.map(b => `%${(b < 16 ? '0' : '') + b.toString(16)}`).join(''));
     return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
