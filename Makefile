@@ -50,6 +50,20 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
+# Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
+# containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
+# python3-pil and python3-numpy read the screenshots.
+PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xauth x11-apps xdotool imagemagick \
+                       fonts-dejavu-core python3-pil python3-numpy
+
+# The Plasma widget (contrib/plasma): one package per Plasma major version, assembled from its own
+# files, the shared QML/JS (contrib/plasma/common) and the shared Timeline rules (contrib/js).
+PLASMOID_ID    := io.github.tickerd.ticker
+PLASMOID_BUILD := .build/plasmoid
+TIMELINE_JS    := contrib/js/timeline.js
+PLASMA_MAJOR   ?= 5
+
+.PHONY: plasmoid install-plasmoid test-plasma
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
         sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
@@ -147,6 +161,32 @@ test-panels: deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	@$(MAKE) --no-print-directory gnome-extension
 	contrib/tests/panel-tests.sh
+	@$(MAKE) --no-print-directory test-plasma
+
+## test-plasma: the Plasma 5 widget under plasmoidviewer in Xvfb, against tickerd (screenshots)
+test-plasma: plasmoid
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PLASMA_DEB_PACKAGES)"
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	contrib/tests/plasma-test.sh $(PLASMOID_BUILD)/plasma5/$(PLASMOID_ID)
+
+## plasmoid: assemble the Plasma 5 and Plasma 6 widget packages under .build/plasmoid/
+plasmoid:
+	@for major in 5 6; do \
+	  out=$(PLASMOID_BUILD)/plasma$$major/$(PLASMOID_ID); \
+	  rm -rf "$$out" && mkdir -p "$$out/contents/ui" "$$out/contents/code" "$$out/contents/config" && \
+	  cp contrib/plasma/plasma$$major/metadata.json "$$out/" && \
+	  cp -R contrib/plasma/plasma$$major/contents/. "$$out/contents/" && \
+	  cp contrib/plasma/common/Ticker.qml "$$out/contents/ui/" && \
+	  cp contrib/plasma/common/frames.js $(TIMELINE_JS) "$$out/contents/code/" || exit 1; \
+	done
+	@echo "plasmoid: $(PLASMOID_BUILD)/plasma5/$(PLASMOID_ID) and $(PLASMOID_BUILD)/plasma6/$(PLASMOID_ID)"
+
+## install-plasmoid: install (or upgrade) the widget for the current user; PLASMA_MAJOR=6 for Plasma 6
+install-plasmoid: plasmoid
+	@tool=$$(command -v kpackagetool$(PLASMA_MAJOR) || echo kpackagetool$(PLASMA_MAJOR)); \
+	pkg=$(PLASMOID_BUILD)/plasma$(PLASMA_MAJOR)/$(PLASMOID_ID); \
+	if $$tool --type Plasma/Applet --show $(PLASMOID_ID) >/dev/null 2>&1; then \
+	  $$tool --type Plasma/Applet --upgrade "$$pkg"; else $$tool --type Plasma/Applet --install "$$pkg"; fi
 
 ## gnome-extension: assemble both forms of the GNOME Shell extension from contrib/ sources
 # $(GNOME_BUILD)/legacy/<uuid>/ (GNOME Shell 43–44, `imports` modules) and $(GNOME_BUILD)/esm/<uuid>/

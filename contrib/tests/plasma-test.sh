@@ -1,0 +1,182 @@
+#!/bin/bash
+# `make test-plasma` (part of `make test-panels`): the Plasma 5 widget in plasmoidviewer under Xvfb,
+# against tickerd on a private bus. Screenshots (in artifacts/plasma/) show that
+#  1. the widget appears with a constant width (columns × the font's cell width), scrolls the
+#     channel at the Timeline's speed (±2%) over a whole cycle, each shot matching the tape drawn in
+#     the same font where the Timeline puts the stream (one copy, no overlap, right phase);
+#  2. a click pauses the channel (xdotool): the text stands still; a second click resumes it;
+#  3. after a daemon restart (same state folder) the widget comes back at the right phase;
+#  4. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops.
+# Usage: plasma-test.sh PACKAGE_DIR (make test-plasma assembles it). Needs plasma-sdk,
+# plasma-desktop, xvfb, xdotool, imagemagick, python3-pil, python3-numpy, fonts-dejavu-core and the
+# debug build (.build/debug/tickerd, tickerctl).
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BIN=${BIN:-$ROOT/.build/debug}
+PYTHON=/usr/bin/python3   # Debian's python3-pil and python3-numpy are its modules
+PACKAGE=$(cd "${1:?usage: plasma-test.sh PACKAGE_DIR}" && pwd)
+ARTIFACTS=$ROOT/artifacts/plasma
+rm -rf "$ARTIFACTS" && mkdir -p "$ARTIFACTS"
+WORK=$(mktemp -d /tmp/tickerd-plasma.XXXXXX)
+PIDS=()
+DAEMON=""
+VIEWER=""
+START=$SECONDS
+
+cleanup() {
+    for pid in $VIEWER $DAEMON "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in $VIEWER $DAEMON "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL: $*" >&2
+    [ -f "$WORK/viewer.log" ] && cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
+    exit 1
+}
+
+# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
+wait_for() {
+    local deadline=$((SECONDS + $1)); shift
+    until "$@"; do
+        [ "$SECONDS" -lt "$deadline" ] || return 1
+        sleep 0.1
+    done
+}
+now_us() { date +%s%6N; }
+
+# A private session bus; the widget's tickerctl finds it through DBUS_SESSION_BUS_ADDRESS.
+cat > "$WORK/bus.conf" <<CONF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=$WORK/bus</listen><auth>EXTERNAL</auth>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+CONF
+dbus-daemon --config-file="$WORK/bus.conf" --nofork --nopidfile --print-address=3 3>"$WORK/address" 2>/dev/null &
+PIDS+=($!)
+wait_for 10 test -s "$WORK/address" || fail "dbus-daemon printed no address"
+export DBUS_SESSION_BUS_ADDRESS
+DBUS_SESSION_BUS_ADDRESS=$(head -n 1 "$WORK/address")
+ctl() { "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" "$@"; }
+
+: > "$WORK/tickerd.toml"
+start_daemon() {
+    "$BIN/tickerd" --bus "$DBUS_SESSION_BUS_ADDRESS" --state-dir "$WORK/state" --config "$WORK/tickerd.toml" \
+        2>>"$WORK/tickerd.log" &
+    DAEMON=$!
+    wait_for 20 ctl status >/dev/null 2>&1 || fail "tickerd did not come up: $(cat "$WORK/tickerd.log")"
+}
+start_daemon
+
+# A tape of 71 cells (with the gap) in 40 columns at 12 cells a second: a cycle takes 5.9 s.
+ctl configure main mode=continuous speed=12 >/dev/null
+ctl post --id first "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
+
+# A private X server, home and configuration; the widget finds tickerctl on PATH.
+Xvfb -displayfd 4 -screen 0 660x180x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
+PIDS+=($!)
+wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
+export DISPLAY=":$(head -n 1 "$WORK/display")"
+export HOME=$WORK/home XDG_CONFIG_HOME=$WORK/home/.config XDG_DATA_HOME=$WORK/home/.local/share \
+       XDG_CACHE_HOME=$WORK/home/.cache XDG_RUNTIME_DIR=$WORK/runtime PATH=$BIN:$PATH
+mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+plasmoidviewer -c org.kde.panel -a "$PACKAGE" -f horizontal -l bottomedge -x 0 -y 0 -s 640x160 >"$WORK/viewer.log" 2>&1 &
+VIEWER=$!
+
+logged() { grep -q "$1" "$WORK/viewer.log"; }
+wait_for 60 logged "tickerd-plasma: timeline online messages=1" ||
+    fail "the widget never read the channel: $(tail -n 20 "$WORK/viewer.log")"
+wait_for 20 logged "tickerd-plasma: clock running" || fail "the widget's frame clock did not start"
+
+# Where the ticker is: the last geometry logged (window pixels; the window is at 0,0).
+geometry() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $4, $5, $6, $7, $9}'; }
+placed() { geometry | awk '$3 > 0 && $5 > 0 {found = 1} END {exit !found}'; }
+wait_for 20 placed || fail "the widget was never placed: $(grep tickerd-plasma "$WORK/viewer.log" | tail -n 5)"
+read -r GX GY GW GH CELL <<<"$(geometry)"
+EXPECTED_WIDTH=$($PYTHON -c "import math; print(math.ceil(40 * $CELL))")
+[ "$GW" = "$EXPECTED_WIDTH" ] || fail "the widget is $GW px wide, 40 cells of $CELL px make $EXPECTED_WIDTH"
+FONT=$(fc-match -f '%{file}' monospace)
+
+# shots DIR COUNT: COUNT screenshots with the instants around each.
+shots() {
+    local dir=$1 count=$2 i before after
+    mkdir -p "$dir"
+    : > "$dir/times.txt"
+    for ((i = 0; i < count; i++)); do
+        before=$(now_us)
+        import -window root "$dir/shot-$(printf %03d "$i").png" 2>/dev/null
+        after=$(now_us)
+        echo "$(printf %03d "$i") $before $after" >> "$dir/times.txt"
+    done
+}
+shots_more() { # shots_more DIR COUNT: COUNT more shots in DIR
+    local dir=$1 count=$2 i n before after
+    n=$(wc -l < "$dir/times.txt")
+    for ((i = n; i < n + count; i++)); do
+        before=$(now_us)
+        import -window root "$dir/shot-$(printf %03d "$i").png" 2>/dev/null
+        after=$(now_us)
+        echo "$(printf %03d "$i") $before $after" >> "$dir/times.txt"
+    done
+}
+check() { # check DIR SPEED: the shots against Render's frames at their instants
+    "$PYTHON" "$ROOT/contrib/tests/plasma-shots.py" "$1" "$FONT" "$CELL" "$GX" "$GY" "$GW" "$GH" 40 "$2" \
+        -- "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" > "$1/verdict.txt" ||
+        { cat "$1/verdict.txt"; cp -R "$1" "$ARTIFACTS/failed-$(basename "$1")"; fail "$(tail -n 1 "$1/verdict.txt")"; }
+    tail -n 1 "$1/verdict.txt"
+}
+
+# 1. A whole cycle of scrolling.
+# The shots cover a whole cycle of the tape.
+CYCLE=$(ctl timeline | "$PYTHON" -c 'import json, sys; t = json.load(sys.stdin)["timeline"]; print(t["width"] / t["speed"])')
+deadline=$("$PYTHON" -c "import time; print(int((time.time() + $CYCLE + 0.3) * 1e6))")
+shots "$WORK/scroll" 30
+while [ "$(now_us)" -lt "$deadline" ]; do shots_more "$WORK/scroll" 10; done
+check "$WORK/scroll" 12
+[ "$(geometry | awk '{print $3}')" = "$GW" ] || fail "the widget's width changed while scrolling"
+grep "tickerd-plasma: geometry" "$WORK/viewer.log" | awk '$11 > 0 {print $11}' | sort -u > "$WORK/widths"
+[ "$(cat "$WORK/widths")" = "$EXPECTED_WIDTH" ] || fail "the widget asked for widths $(tr '\n' ' ' < "$WORK/widths")"
+cp "$WORK/scroll"/shot-00[0-4].png "$WORK/scroll/verdict.txt" "$ARTIFACTS/" 2>/dev/null || true
+for f in "$ARTIFACTS"/shot-*.png; do mv "$f" "$ARTIFACTS/scroll-$(basename "$f")"; done
+convert "$WORK/scroll/shot-000.png" -crop "${GW}x${GH}+${GX}+${GY}" +repage "$ARTIFACTS/scroll-region-000.png"
+
+# 2. A click pauses, a second one resumes.
+xdotool mousemove $((GX + GW / 2)) $((GY + GH / 2)) click 1
+paused() { ctl timeline | grep -q '"paused":'; }
+wait_for 10 paused || fail "a click on the widget did not pause the channel"
+wait_for 10 logged "paused=true" || fail "the widget did not take the pause"
+shots "$WORK/paused" 8
+check "$WORK/paused" 0
+cp "$WORK/paused/shot-000.png" "$ARTIFACTS/paused.png"
+xdotool click 1
+resumed() { ! paused; }
+wait_for 10 resumed || fail "a second click did not resume the channel"
+
+# 3. A daemon restart: the widget hides while it is away and comes back at the right phase.
+kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
+wait_for 20 logged "tickerd-plasma: timeline offline" || fail "the widget did not notice the daemon leaving"
+lines_before=$(grep -c "tickerd-plasma: timeline online" "$WORK/viewer.log")
+start_daemon
+back() { [ "$(grep -c "tickerd-plasma: timeline online messages=1" "$WORK/viewer.log")" -gt "$lines_before" ]; }
+wait_for 30 back || fail "the widget did not come back after the daemon restart"
+read -r GX GY GW GH CELL <<<"$(geometry)"
+shots "$WORK/restart" 20
+check "$WORK/restart" 12
+cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
+
+# 4. Emptied: hidden, nothing drawn, the clock stopped.
+ctl remove first >/dev/null
+wait_for 30 logged "tickerd-plasma: timeline online messages=0" || fail "the widget did not see the channel emptied"
+wait_for 10 logged "clock stopped" || fail "the frame clock kept running with nothing to show"
+layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
+hidden() { [ "$(layout_width)" = "0" ]; }
+wait_for 10 hidden || fail "the emptied widget still asks the panel for $(layout_width) px"
+import -window root "$ARTIFACTS/empty.png"
+ink=$(convert "$ARTIFACTS/empty.png" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:)
+[ "$ink" -le 1 ] || fail "the emptied widget still draws ($ink colours where the text was)"
+cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
+echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
+     "pauses on click, comes back after a restart at the right phase and hides when empty" \
+     "($((SECONDS - START)) s; screenshots in artifacts/plasma/)"
