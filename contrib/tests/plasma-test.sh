@@ -6,7 +6,9 @@
 #     the same font where the Timeline puts the stream (one copy, no overlap, right phase);
 #  2. a click pauses the channel (xdotool): the text stands still; a second click resumes it;
 #  3. after a daemon restart (same state folder) the widget comes back at the right phase;
-#  4. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops.
+#  4. a counter counting in still text shows the digits Render gives at each shot's instant, and
+#     the frame clock stops once it has counted;
+#  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops.
 # Usage: plasma-test.sh PACKAGE_DIR (make test-plasma assembles it). Needs plasma-sdk,
 # plasma-desktop, xvfb, xdotool, imagemagick, python3-pil, python3-numpy, fonts-dejavu-core and the
 # debug build (.build/debug/tickerd, tickerctl).
@@ -129,7 +131,14 @@ check() { # check DIR SPEED: the shots against Render's frames at their instants
 }
 
 # 1. A whole cycle of scrolling.
-# The shots cover a whole cycle of the tape.
+# Warm-up: the first frames after start may come late (QML compiling, glyph caches); wait until
+# a few shots in a row show Render's frames, then shoot a whole cycle of the tape.
+warm() {
+    rm -rf "$WORK/warm" && shots "$WORK/warm" 4
+    "$PYTHON" "$ROOT/contrib/tests/plasma-shots.py" "$WORK/warm" "$FONT" "$CELL" "$GX" "$GY" "$GW" "$GH" 40 12 \
+        -- "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" --strict >/dev/null 2>&1
+}
+wait_for 30 warm || fail "the widget never showed Render's frames on time"
 CYCLE=$(ctl timeline | "$PYTHON" -c 'import json, sys; t = json.load(sys.stdin)["timeline"]; print(t["width"] / t["speed"])')
 deadline=$("$PYTHON" -c "import time; print(int((time.time() + $CYCLE + 0.3) * 1e6))")
 shots "$WORK/scroll" 30
@@ -166,10 +175,27 @@ shots "$WORK/restart" 20
 check "$WORK/restart" 12
 cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
 
-# 4. Emptied: hidden, nothing drawn, the clock stopped.
+# 4. Counters: a number counting up in still text shows Render's digits in every shot.
+clock_stopped() { grep "tickerd-plasma: clock" "$WORK/viewer.log" | tail -n 1 | grep -q stopped; }
+ctl configure main mode=static >/dev/null   # changes apply at once (no seam to wait for)
 ctl remove first >/dev/null
+ctl post --id count "builds today: {builds}" >/dev/null
+ctl set builds 1234567 --from 0 --duration 3s --grouping >/dev/null
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter"
+shots "$WORK/counter" 30
+check "$WORK/counter" 0
+cp "$WORK/counter/shot-005.png" "$ARTIFACTS/counting.png"
+cp "$WORK/counter/shot-029.png" "$ARTIFACTS/counted.png"
+tooltip() { grep "tickerd-plasma: tooltip" "$WORK/viewer.log" | tail -n 1 | cut -d' ' -f4-; }
+counted() { [ "$(tooltip)" = "builds today: 1,234,567" ]; }
+wait_for 10 counted || fail "the tooltip says '$(tooltip)' after the count"
+wait_for 10 clock_stopped || fail "the frame clock kept running after the count"
+
+# 5. Emptied: hidden, nothing drawn, the clock stopped.
+ctl remove count >/dev/null
 wait_for 30 logged "tickerd-plasma: timeline online messages=0" || fail "the widget did not see the channel emptied"
-wait_for 10 logged "clock stopped" || fail "the frame clock kept running with nothing to show"
+wait_for 10 clock_stopped || fail "the frame clock kept running with nothing to show"
 layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
 hidden() { [ "$(layout_width)" = "0" ]; }
 wait_for 10 hidden || fail "the emptied widget still asks the panel for $(layout_width) px"
@@ -178,5 +204,5 @@ ink=$(convert "$ARTIFACTS/empty.png" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}"
 [ "$ink" -le 1 ] || fail "the emptied widget still draws ($ink colours where the text was)"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
-     "pauses on click, comes back after a restart at the right phase and hides when empty" \
+     "pauses on click, comes back after a restart at the right phase, counts as Render does and hides when empty" \
      "($((SECONDS - START)) s; screenshots in artifacts/plasma/)"

@@ -11,16 +11,17 @@ struct TimelineState {
     /// The `Timeline` property as JSON (`null` unless online).
     var timeline: JSONValue = .null
 
-    /// The state without its digest.
-    private var body: [(String, JSONValue)] {
-        [("state", .string(state)), ("text", .string(text)), ("messages", .integer(Int64(messages))),
-         ("timeline", timeline)]
+    /// What the digest covers: everything but `text`, which a counter changes while it counts
+    /// (the Timeline already holds the count, so a client computes the text at any instant).
+    private var digested: [(String, JSONValue)] {
+        [("state", .string(state)), ("messages", .integer(Int64(messages))), ("timeline", timeline)]
     }
 
-    /// A digest of everything printed (FNV-1a over the JSON text): equal states have equal digests.
+    /// A digest of the state but its text (FNV-1a over the JSON text): equal states have equal
+    /// digests.
     var digest: String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in JSONValue.object(body).text.utf8 {
+        for byte in JSONValue.object(digested).text.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
@@ -28,7 +29,10 @@ struct TimelineState {
     }
 
     /// The line printed: the state and its digest.
-    var json: JSONValue { .object(body + [("digest", .string(digest))]) }
+    var json: JSONValue {
+        .object([("state", .string(state)), ("text", .string(text)), ("messages", .integer(Int64(messages))),
+                 ("timeline", timeline), ("digest", .string(digest))])
+    }
 }
 
 /// Reads a channel's state and waits for it to change, listening to the bus only (no polling).

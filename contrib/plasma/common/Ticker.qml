@@ -92,9 +92,16 @@ Item {
         feed.messages = state.messages || 0;
         timeline = state.state === "online" && state.timeline ? new T.Timeline(state.timeline) : null;
         console.log("tickerd-plasma: timeline " + feed.state + " messages=" + feed.messages +
-                    " paused=" + paused + " cell=" + cellWidth.toFixed(3));
+                    " paused=" + paused + " digest=" + feed.digest);
         redraw();
         return true;
+    }
+
+    /// The channel's whole text at `now` as Render would show it to a viewer wide enough (counters
+    /// at their value of the moment), for the tooltip.
+    function wholeText(now) {
+        var wide = Math.max(columns, T.cellWidth(timeline.content) + 1);
+        return timeline.frame(now, wide).text.trim();
     }
 
     /// Draws the frame of now and decides whether the clock keeps running.
@@ -116,6 +123,8 @@ Item {
         framesDrawn++;
         var next = timeline.schedule(now, columns, frame);
         clock.running = next.animate;
+        if (!next.animate)
+            feed.text = wholeText(now);
         if (!next.animate && next.at !== null) {
             // Nothing moves now; one wake-up when the frame may change next.
             wake.interval = Math.max(1, Math.min(Math.ceil((next.at - now) / 1000), 3600000));
@@ -133,6 +142,7 @@ Item {
                     Math.round(width) + " " + Math.ceil(metrics.height + 1) + " cell " + cellWidth + " layout " + implicitWidth);
     }
 
+    onFullTextChanged: console.log("tickerd-plasma: tooltip " + fullText)
     onWidthChanged: reportGeometry()
     onImplicitWidthChanged: reportGeometry()
     onHeightChanged: reportGeometry()
