@@ -47,8 +47,9 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
-PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
+# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
+# a headless gnome-shell with numpy and GdkPixbuf to read its screenshots).
+PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0
 
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
@@ -155,12 +156,14 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-## test-panels: polybar under Xvfb and the GNOME extension's timeline.js under gjs, against tickerd
+## test-panels: polybar under Xvfb, the shared timeline.js and the GNOME extension under gjs, and the
+## extension in a real headless GNOME Shell (screenshots), against tickerd
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	@$(MAKE) --no-print-directory gnome-extension
 	contrib/tests/panel-tests.sh
+	contrib/tests/gnome-shell-test.sh
 	@$(MAKE) --no-print-directory test-plasma
 
 ## test-plasma: the Plasma 5 widget under plasmoidviewer in Xvfb, against tickerd (screenshots)

@@ -139,21 +139,25 @@ class Counter {
  * ASCII digits grouped by three with `,` when `grouping`, `-` only when the rounded key is < 0.
  */
 function formatNumber(value, decimals, grouping) {
-    const scaled = Math.abs(value) * 10 ** decimals;
-    const rounded = Math.round(scaled);
+    const rounded = Math.round(Math.abs(value) * 10 ** decimals);
     if (!Number.isFinite(rounded) || rounded >= 9.0e18)
         return formatNumber(0, decimals, grouping);
-    // toFixed(0) writes a whole double below 1e21 exactly (QML's engine has no BigInt).
-    const all = rounded.toFixed(0).padStart(decimals + 1, '0');
-    const whole = all.slice(0, all.length - decimals);
-    let grouped = '';
-    for (let i = 0; i < whole.length; i++) {
-        if (grouping && i > 0 && (whole.length - i) % 3 === 0)
-            grouped += ',';
-        grouped += whole[i];
+    // toFixed(0) writes an integral double exactly (no BigInt: QML's engine has none).
+    let digits = rounded.toFixed(0);
+    if (digits.length <= decimals)
+        digits = '0'.repeat(decimals + 1 - digits.length) + digits;
+    const whole = digits.slice(0, digits.length - decimals);
+    let grouped = whole;
+    if (grouping) {
+        grouped = '';
+        for (let i = 0; i < whole.length; i++) {
+            if (i > 0 && (whole.length - i) % 3 === 0)
+                grouped += ',';
+            grouped += whole[i];
+        }
     }
     const negative = value < 0 && rounded > 0;
-    return (negative ? '-' : '') + grouped + (decimals > 0 ? `.${all.slice(all.length - decimals)}` : '');
+    return (negative ? '-' : '') + grouped + (decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '');
 }
 
 /** Jumping dots (docs/rendering.md §11.3), from `start`, stopping gracefully at `stop` (or null). */
@@ -507,19 +511,21 @@ function parseReveals(text) {
 function unescapeToken(token) {
     if (token === '-')
         return '';
-    const bytes = [];
+    // Every byte as %XX, then one UTF-8 decode (no TextDecoder: QML's engine has none).
+    let encoded = '';
     for (let i = 0; i < token.length; i++) {
         if (token[i] === '%') {
-            bytes.push(parseInt(token.slice(i + 1, i + 3), 16));
+            encoded += token.slice(i, i + 3);
             i += 2;
         } else {
-            bytes.push(token.charCodeAt(i));
+            encoded += `%${(`0${token.charCodeAt(i).toString(16)}`).slice(-2)}`;
         }
     }
-    // QML's engine (the Plasma widget) has no TextDecoder; the bytes are UTF-8 either way.
-    if (typeof TextDecoder === 'undefined')
-        return decodeURIComponent(bytes.map(b => `%${(b < 16 ? '0' : '') + b.toString(16)}`).join(''));
-    return new TextDecoder().decode(new Uint8Array(bytes));
+    try {
+        return decodeURIComponent(encoded);
+    } catch (e) {
+        return token;
+    }
 }
 
 /** `[cell, offset]` of stream position `s`: ⌊s⌋ and s − ⌊s⌋ (an offset that rounds to 1 moves on a cell). */

@@ -26,11 +26,11 @@ const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}
 
 /**
  * The top-bar item class, built from the modules the caller imported:
- * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, logError}`.
+ * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError}`.
  * `new Indicator({channel, widthPx})` shows channel `channel` in `widthPx` pixels (at most).
  */
 function makeIndicator(modules) {
-    const {Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, logError} = modules;
+    const {Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError} = modules;
 
     return GObject.registerClass(
     class TickerdIndicator extends PanelMenu.Button {
@@ -92,9 +92,15 @@ function makeIndicator(modules) {
          * on a long run so fractional advances count; then the clip's width and the columns.
          */
         _measure() {
-            const text = this._label.clutter_text;
-            const layout = text.create_pango_layout('0'.repeat(100));
-            const font = text.get_font_description?.() ?? null;
+            // The theme node gives the label's font even while the item is hidden (unmapped
+            // actors get no style-changed), so a hidden item can measure before it shows.
+            let font = null;
+            try {
+                font = this._label.get_theme_node().get_font();
+            } catch (e) {
+                return;
+            }
+            const layout = this._label.clutter_text.create_pango_layout('0'.repeat(100));
             if (font)
                 layout.set_font_description(font);
             const [width] = layout.get_size();
@@ -104,9 +110,11 @@ function makeIndicator(modules) {
             this._cellPx = cell;
             this._columns = Math.max(1, Math.floor(this._widthPx / cell));
             this._clip.width = Math.ceil(this._columns * cell);
+            log(`tickerd: ${this._columns} columns of ${cell} px`);
             this._declare();
             this._text = null;
-            this._tick();
+            if (this._timeline)
+                this._tick();
         }
 
         /**
@@ -151,21 +159,32 @@ function makeIndicator(modules) {
 
         /** Draws the frame of this instant, then runs the clock or waits for the next change. */
         _tick() {
+            if (this._cellPx === 0)
+                this._measure();
             const timeline = this._timeline;
-            const shown = timeline !== null && timeline.content.length > 0 && this._columns > 0;
+            const now = GLib.get_real_time();
+            // Shown while the text this viewer sees has something in it; an emptied channel's
+            // removal may still wait for its switch, which the item then waits for.
+            let shown = false;
+            if (timeline !== null && this._columns > 0) {
+                const viewed = timeline.viewedTape(now, this._columns);
+                shown = TimelineMath.Timeline.content(viewed.tape, viewed.gap).length > 0;
+            }
             if (this.visible !== shown)
                 this.visible = shown;
             if (!shown) {
-                this._sleep(null);
+                const switchAt = timeline?.switchInstant ?? null;
+                this._sleep(switchAt !== null && switchAt > now && timeline.paused === null ? switchAt : null);
                 return;
             }
-            const now = GLib.get_real_time();
             const frame = timeline.frame(now, this._columns, 1);
             if (frame.text !== this._text) {
                 this._text = frame.text;
                 this._label.text = frame.text;
             }
-            this._label.translation_x = -Math.round(frame.offset * this._cellPx);
+            const x = -Math.round(frame.offset * this._cellPx);
+            if (this._label.translation_x !== x)
+                this._label.translation_x = x;
             const next = timeline.schedule(now, this._columns, frame);
             if (next.animate) {
                 this._cancelWake();

@@ -19,7 +19,7 @@ let Indicator = null;
 
 export default class TickerdExtension extends Extension {
     enable() {
-        Indicator ??= makeIndicator({Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, logError});
+        Indicator ??= makeIndicator({Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError});
         this._indicator = new Indicator({channel: 'main', widthPx: 360});
         Main.panel.addToStatusArea('tickerd', this._indicator, 1, 'center');
     }

@@ -15,7 +15,7 @@ class Extension {
     enable() {
         if (!this._Indicator) {
             this._Indicator = Me.imports.indicator.makeIndicator({
-                Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath: Me.imports.timeline, logError,
+                Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath: Me.imports.timeline, log, logError,
             });
         }
         this._indicator = new this._Indicator({channel: 'main', widthPx: 360});

@@ -97,6 +97,10 @@ class Label extends Actor {
         this.text = '';
         this.translation_x = 0;
     }
+
+    get_theme_node() {
+        return {get_font: () => null};
+    }
 }
 
 const clocks = [];
@@ -178,12 +182,13 @@ async function loadExtension() {
             ui: {main: {panel}, panelMenu: {Button}},
         };
         // eslint-disable-next-line no-new-func
-        const init = new Function('imports', 'logError', `${source}\nreturn init;`)(stubs, logError);
+        const init = new Function('imports', 'log', 'logError', `${source}\nreturn init;`)(stubs, () => {}, logError);
         return init();
     }
     // The ES module, copied with its Shell imports pointed at stand-in modules.
     globalThis.tickerdStubs = {Clutter, GObject, Pango, St, panel, Button};
     globalThis.logError = logError;
+    globalThis.log = () => {};
     const copy = GLib.dir_make_tmp('tickerd-esm-XXXXXX');
     const stub = (name, text) => {
         GLib.file_set_contents(`${copy}/${name}`, text);

@@ -62,6 +62,45 @@ check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK a
     check(none.frame(0, 4).text === 'cdeV', `absent nextStart is 0: ${none.frame(0, 4).text}`);
 }
 
+// Numbers as §11.2 writes them (no BigInt, no locale).
+for (const [value, decimals, grouping, written] of [[1234567, 0, true, '1,234,567'], [2.5, 0, false, '3'],
+    [-0.25, 0, false, '0'], [0.125, 2, false, '0.13'], [-1234.5, 1, true, '-1,234.5'], [1000, 0, true, '1,000'],
+    [1e12, 6, true, '1,000,000,000,000.000000'], [0, 3, false, '0.000']])
+    check(TimelineMath.formatNumber(value, decimals, grouping) === written, `${value} written ${TimelineMath.formatNumber(value, decimals, grouping)}`);
+
+// What a pixel client does after a frame (schedule): animate while something visible moves, else
+// wake at the next instant the frame may change, or never.
+{
+    const plain = {tape: 'hello  •  ', gap: '  •  ', width: 10, anchor: 0, position: 0, speed: 8, mode: 'continuous'};
+    const at = 5_000_000;
+    const still = new TimelineMath.Timeline(plain);
+    const stillNext = still.schedule(at, 20, still.frame(at, 20));
+    check(!stillNext.animate && stillNext.at === null, `still text: ${JSON.stringify(stillNext)}`);
+    const scrolling = new TimelineMath.Timeline(plain);
+    check(scrolling.schedule(at, 3, scrolling.frame(at, 3)).animate, 'scrolling text does not animate');
+    const paused = new TimelineMath.Timeline({...plain, paused: 1_000_000});
+    const pausedNext = paused.schedule(at, 3, paused.frame(at, 3));
+    check(!pausedNext.animate && pausedNext.at === null, `paused: ${JSON.stringify(pausedNext)}`);
+    const delayed = new TimelineMath.Timeline({...plain, delay: 9_000_000});
+    const delayedNext = delayed.schedule(at, 3, delayed.frame(at, 3));
+    check(!delayedNext.animate && delayedNext.at === 9_000_000, `start delay: ${JSON.stringify(delayedNext)}`);
+    const pending = new TimelineMath.Timeline({...plain, next: 'bye  •  ', nextGap: '  •  ', nextSpeed: 8, switch: 70,
+        changed: 7_000_000});
+    const pendingNext = pending.schedule(at, 20, pending.frame(at, 20));
+    check(!pendingNext.animate && pendingNext.at === 7_000_000, `pending change, still: ${JSON.stringify(pendingNext)}`);
+    const dots = new TimelineMath.Timeline({...plain, tape: 'wait...  •  ', width: 12, layout: 'm w 0 7 0 7 1',
+        effects: `d w ${at - 1_000_000} -`});
+    const resting = dots.schedule(at, 20, dots.frame(at, 20));
+    check(!resting.animate && resting.at === at + 150_000, `resting dots: ${JSON.stringify(resting)}`);
+    const jumping = dots.schedule(at + 200_000, 20, dots.frame(at + 200_000, 20));
+    check(jumping.animate, `jumping dots: ${JSON.stringify(jumping)}`);
+    const counting = new TimelineMath.Timeline({...plain, tape: 'n:    •  ', width: 9, layout: 'm n 0 4 0 4 1\nf c 2 4',
+        effects: `c c 0 99 ${at - 1} 1000000 linear 0 0 - -`});
+    const countFrame = counting.frame(at + 500_000, 20);
+    check(countFrame.text.startsWith('n:50') && counting.schedule(at + 500_000, 20, countFrame).animate,
+        `a counting field: ${JSON.stringify(countFrame.text)}`);
+}
+
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
