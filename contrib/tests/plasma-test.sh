@@ -6,9 +6,10 @@
 #     the same font where the Timeline puts the stream (one copy, no overlap, right phase);
 #  2. a click pauses the channel (xdotool): the text stands still; a second click resumes it;
 #  3. after a daemon restart (same state folder) the widget comes back at the right phase;
-#  4. a counter counting in still text shows the digits Render gives at each shot's instant, and
-#     the frame clock stops once it has counted;
-#  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops.
+#  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
+#     tooltip ends on the final value, and the frame clock stops once it has counted;
+#  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops;
+#  and with nothing moving (4, 5) plasmoidviewer spends at most 2 CPU ticks in 3 s.
 # Usage: plasma-test.sh PACKAGE_DIR (make test-plasma assembles it). Needs plasma-sdk,
 # plasma-desktop, xvfb, xdotool, imagemagick, python3-pil, python3-numpy, fonts-dejavu-core and the
 # debug build (.build/debug/tickerd, tickerctl).
@@ -191,6 +192,16 @@ tooltip() { grep "tickerd-plasma: tooltip" "$WORK/viewer.log" | tail -n 1 | cut 
 counted() { [ "$(tooltip)" = "builds today: 1,234,567" ]; }
 wait_for 10 counted || fail "the tooltip says '$(tooltip)' after the count"
 wait_for 10 clock_stopped || fail "the frame clock kept running after the count"
+# idle_cost WHAT: with nothing moving plasmoidviewer spends (almost) nothing: at most 2 ticks of
+# CPU in a 3 s window (a panel spacer in its place measures 0–1; docs/benchmarks.md).
+idle_cost() {
+    local t0 t1
+    t0=$(awk '{print $14 + $15}' "/proc/$VIEWER/stat")
+    sleep 3   # the measurement window
+    t1=$(awk '{print $14 + $15}' "/proc/$VIEWER/stat")
+    [ $((t1 - t0)) -le 2 ] || fail "plasmoidviewer used $((t1 - t0)) CPU ticks in 3 s with $1"
+}
+idle_cost "still text"
 
 # 5. Emptied: hidden, nothing drawn, the clock stopped.
 ctl remove count >/dev/null
@@ -202,6 +213,7 @@ wait_for 10 hidden || fail "the emptied widget still asks the panel for $(layout
 import -window root "$ARTIFACTS/empty.png"
 ink=$(convert "$ARTIFACTS/empty.png" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:)
 [ "$ink" -le 1 ] || fail "the emptied widget still draws ($ink colours where the text was)"
+idle_cost "the channel emptied"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
      "pauses on click, comes back after a restart at the right phase, counts as Render does and hides when empty" \
