@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw, ImageFont
 MIN_MATCH = 0.85
 MOST_LATE = 0.2  # at most this share of shots may show a frame up to LATEST late (a starved CPU)
 LATEST = 1.0
+DISPLAY_LATENCY = 0.034  # s: a frame is on screen one or two display frames after it was computed
 SCALE = 4  # the reference is drawn at 4× horizontal resolution for sub-pixel offsets
 
 
@@ -118,7 +119,8 @@ def main():
         frame = render(mid)
         text = frame["text"]
         shot = smooth(profile(os.path.join(shots_dir, "shot-%s.png" % n), x, y, w, h), cell)
-        reach = speed * cell * (int(after) - int(before)) / 2e6 + 1.0
+        # The shot's own duration, two display frames of latency (60 Hz), and a pixel.
+        reach = speed * cell * ((int(after) - int(before)) / 2e6 + DISPLAY_LATENCY) + 1.0
         r, match = best_residual(shot, text, frame["offset"], font, cell, w, reach)
         print("shot %s: t=%d frame=%r offset=%.3f residual=%.2fpx (allowed ±%.1f) match=%.3f"
               % (n, mid, text[:columns], frame["offset"], r, reach, match))

@@ -27,8 +27,8 @@ Item {
     readonly property real cellWidth: probe.advance.width > 0 ? probe.advance.width / 40 : probe.contentWidth / 40
     /// The width it declares to the daemon: the cells it shows, plus one for the sub-cell shift.
     readonly property int declaredColumns: columns + 1
-    /// Frames drawn since start (read by the tests through the log).
-    property int framesDrawn: 0
+    /// The tickerctl command line (a path or a name on PATH, options may follow: it is not quoted).
+    property string tickerctl: "tickerctl"
     /// The Timeline in effect, or null.
     property var timeline: null
 
@@ -120,7 +120,6 @@ Item {
             runsModel.model = Frames.runs(frame.text);
         }
         strip.x = -frame.offset * cellWidth;
-        framesDrawn++;
         var next = timeline.schedule(now, columns, frame);
         clock.running = next.animate;
         if (!next.animate)
@@ -205,7 +204,4 @@ Item {
         anchors.fill: parent
         onClicked: ticker.run(ticker.toggleCommand(ticker.tickerctl))
     }
-
-    /// The tickerctl command (a path or a name on PATH).
-    property string tickerctl: "tickerctl"
 }
