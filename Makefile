@@ -53,8 +53,9 @@ PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell
 
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
+# dbus-monitor (dbus-bin) watches the bus,
 # python3-pil and python3-numpy read the screenshots.
-PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xauth x11-apps xdotool imagemagick \
+PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xdotool imagemagick dbus-bin \
                        fonts-dejavu-core python3-pil python3-numpy
 
 # The Plasma widget (contrib/plasma): one package per Plasma major version, assembled from its own

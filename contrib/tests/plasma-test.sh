@@ -2,8 +2,9 @@
 # `make test-plasma` (part of `make test-panels`): the Plasma 5 widget in plasmoidviewer under Xvfb,
 # against tickerd on a private bus. Screenshots (in artifacts/plasma/) show that
 #  1. the widget appears with a constant width (columns × the font's cell width), scrolls the
-#     channel at the Timeline's speed (±2%) over a whole cycle, each shot matching the tape drawn in
-#     the same font where the Timeline puts the stream (one copy, no overlap, right phase);
+#     channel at the Timeline's speed (±2%) over a whole cycle, each shot matching Render's frame
+#     at its instant drawn in the same font (one copy, no overlap, right phase), and no message
+#     reaches or leaves the daemon meanwhile (dbus-monitor);
 #  2. a click pauses the channel (xdotool): the text stands still; a second click resumes it;
 #  3. after a daemon restart (same state folder) the widget comes back at the right phase;
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
@@ -142,8 +143,19 @@ warm() {
 wait_for 30 warm || fail "the widget never showed Render's frames on time"
 CYCLE=$(ctl timeline | "$PYTHON" -c 'import json, sys; t = json.load(sys.stdin)["timeline"]; print(t["width"] / t["speed"])')
 deadline=$("$PYTHON" -c "import time; print(int((time.time() + $CYCLE + 0.3) * 1e6))")
+# dbus-monitor (an independent peer) watches the daemon's traffic while the shots are taken.
+owner=$(busctl --address="$DBUS_SESSION_BUS_ADDRESS" call org.freedesktop.DBus /org/freedesktop/DBus \
+        org.freedesktop.DBus GetNameOwner s io.github.tickerd.Ticker1 | awk '{print $2}' | tr -d '"')
+dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" --profile > "$WORK/monitor" 2>&1 &
+MONITOR=$!
+PIDS+=($MONITOR)
+monitoring() { grep -q NameLost "$WORK/monitor"; }
+wait_for 10 monitoring || fail "dbus-monitor did not start"
 shots "$WORK/scroll" 30
 while [ "$(now_us)" -lt "$deadline" ]; do shots_more "$WORK/scroll" 10; done
+kill "$MONITOR"; wait "$MONITOR" 2>/dev/null || true
+traffic=$(awk -F'\t' -v o="$owner" '!/^#/ && ($4 == o || $5 == o)' "$WORK/monitor" | wc -l)
+[ "$traffic" -eq 0 ] || fail "the daemon saw $traffic messages while the widget scrolled: $(head -n 5 "$WORK/monitor")"
 check "$WORK/scroll" 12
 [ "$(geometry | awk '{print $3}')" = "$GW" ] || fail "the widget's width changed while scrolling"
 grep "tickerd-plasma: geometry" "$WORK/viewer.log" | awk '$11 > 0 {print $11}' | sort -u > "$WORK/widths"
