@@ -5,7 +5,8 @@
 #     channel at the Timeline's speed (±2%) over a whole cycle, each shot matching Render's frame
 #     at its instant drawn in the same font (one copy, no overlap, right phase), and no message
 #     reaches or leaves the daemon meanwhile (dbus-monitor);
-#  2. a click pauses the channel (xdotool): the text stands still; a second click resumes it;
+#  2. hovering shows a tooltip (artifacts/plasma/tooltip.png); a click pauses the channel
+#     (xdotool): the text stands still; a second click resumes it;
 #  3. after a daemon restart (same state folder) the widget comes back at the right phase;
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
 #     tooltip ends on the final value, and the frame clock stops once it has counted;
@@ -79,7 +80,7 @@ ctl configure main mode=continuous speed=12 >/dev/null
 ctl post --id first "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
 
 # A private X server, home and configuration; the widget finds tickerctl on PATH.
-Xvfb -displayfd 4 -screen 0 660x180x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
+Xvfb -displayfd 4 -screen 0 660x300x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
 export DISPLAY=":$(head -n 1 "$WORK/display")"
@@ -163,6 +164,17 @@ grep "tickerd-plasma: geometry" "$WORK/viewer.log" | awk '$11 > 0 {print $11}' |
 cp "$WORK/scroll"/shot-00[0-4].png "$WORK/scroll/verdict.txt" "$ARTIFACTS/" 2>/dev/null || true
 for f in "$ARTIFACTS"/shot-*.png; do mv "$f" "$ARTIFACTS/scroll-$(basename "$f")"; done
 convert "$WORK/scroll/shot-000.png" -crop "${GW}x${GH}+${GX}+${GY}" +repage "$ARTIFACTS/scroll-region-000.png"
+
+# The tooltip: hovering shows a window below the panel with the channel's text (artifact).
+hover_x=$((GX + GW / 2)); hover_y=$((GY + GH / 2))
+tooltip_shown() {
+    xdotool mousemove "$hover_x" "$hover_y"
+    hover_x=$((hover_x + 1))
+    import -window root "$WORK/tooltip.png" 2>/dev/null &&
+        [ "$(convert "$WORK/tooltip.png" -crop 660x130+0+165 +repage -format %k info:)" -gt 8 ]
+}
+wait_for 20 tooltip_shown || fail "hovering the widget shows no tooltip"
+cp "$WORK/tooltip.png" "$ARTIFACTS/tooltip.png"
 
 # 2. A click pauses, a second one resumes.
 xdotool mousemove $((GX + GW / 2)) $((GY + GH / 2)) click 1

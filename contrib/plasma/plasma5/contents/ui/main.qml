@@ -36,6 +36,13 @@ Item {
         Component.onCompleted: root.restartPoll()
     }
 
+    // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    PlasmaCore.ToolTipArea {
+        anchors.fill: parent
+        mainText: Plasmoid.toolTipMainText
+        subText: Plasmoid.toolTipSubText
+    }
+
     property string polling: ""
 
     function restartPoll() {

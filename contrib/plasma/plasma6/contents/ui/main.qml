@@ -39,6 +39,13 @@ PlasmoidItem {
         Component.onCompleted: root.restartPoll()
     }
 
+    // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    PlasmaCore.ToolTipArea {
+        anchors.fill: parent
+        mainText: root.toolTipMainText
+        subText: root.toolTipSubText
+    }
+
     property string polling: ""
 
     function restartPoll() {
