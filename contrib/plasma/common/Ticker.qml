@@ -1,7 +1,8 @@
 // The ticker itself, shared by the Plasma 5 and Plasma 6 packages (plain QtQuick, no Plasma
 // imports). It draws the frames the shared Timeline rules give, shifted by the sub-cell offset at
-// the display's frame rate; its frame clock runs only while something moves. The package's main.qml
-// feeds it the output of `tickerctl timeline` and runs the commands it asks for.
+// the display's frame rate; its frame clock runs only while something moves. It long-polls
+// `tickerctl timeline` for the channel's state; the package's main.qml only runs the commands it
+// asks for on Plasma's executable data engine (whose QML module differs between Plasma 5 and 6).
 import QtQuick 2.15
 import "../code/timeline.js" as T
 import "../code/frames.js" as Frames
@@ -32,8 +33,10 @@ Item {
     /// The Timeline in effect, or null.
     property var timeline: null
 
-    /// Runs a shell command line (the package's main.qml hands it to the executable engine).
-    signal run(string command)
+    /// Asks for a shell command line to run; main.qml calls `finished` when it has exited.
+    signal start(string command)
+    /// Asks for a command started earlier to be forgotten (its output is no longer wanted).
+    signal forget(string command)
 
     implicitWidth: empty ? 0 : Math.ceil(columns * cellWidth)
     implicitHeight: Math.ceil(metrics.height)
@@ -44,6 +47,8 @@ Item {
         property string text: ""
         property int messages: 0
         property string digest: ""
+        property string polling: ""
+        property bool ready: false
         property string text_: ""
         property real offset: 0
     }
@@ -61,14 +66,34 @@ Item {
         renderType: Text.QtRendering
     }
 
+    /// Starts a long poll for the next change of the channel (dropping one under way).
+    function restartPoll() {
+        if (feed.polling !== "")
+            forget(feed.polling);
+        feed.polling = pollCommand();
+        start(feed.polling);
+    }
+
+    /// A command has exited: a poll's output is taken and the next poll starts; a failed poll
+    /// (tickerctl missing, no bus) is tried again a little later.
+    function finished(command, exitCode, stdout) {
+        if (command !== feed.polling)
+            return;
+        feed.polling = "";
+        if (exitCode === 0 && receive(stdout))
+            restartPoll();
+        else
+            retry.start();
+    }
+
     /// The shell command that waits for the next change of the channel (long poll).
-    function pollCommand(tickerctl) {
+    function pollCommand() {
         var command = "exec " + tickerctl + " timeline --channel " + quote(channel) + " --columns " + declaredColumns;
         return feed.digest === "" ? command : command + " --after " + feed.digest;
     }
 
     /// The shell command that pauses or resumes the channel.
-    function toggleCommand(tickerctl) {
+    function toggleCommand() {
         return "exec " + tickerctl + (paused ? " resume " : " pause ") + quote(channel);
     }
 
@@ -148,6 +173,21 @@ Item {
     onXChanged: reportGeometry()
     onYChanged: reportGeometry()
     onColumnsChanged: redraw()
+    // Polls start once everything is built (settings arriving at creation start nothing); a new
+    // channel or width starts a new poll (the digest of another channel means nothing).
+    onChannelChanged: {
+        feed.digest = "";
+        if (feed.ready)
+            restartPoll();
+    }
+    onDeclaredColumnsChanged: {
+        if (feed.ready)
+            restartPoll();
+    }
+    Component.onCompleted: {
+        feed.ready = true;
+        restartPoll();
+    }
     onCellWidthChanged: redraw()
 
     // The frame clock: an animation ticks once per display frame while it runs.
@@ -165,6 +205,11 @@ Item {
     Connections {
         target: feed
         function onOffsetChanged() { ticker.redraw(); }
+    }
+    Timer {
+        id: retry
+        interval: 3000
+        onTriggered: ticker.restartPoll()
     }
     Timer {
         id: wake
@@ -202,6 +247,6 @@ Item {
 
     MouseArea {
         anchors.fill: parent
-        onClicked: ticker.run(ticker.toggleCommand(ticker.tickerctl))
+        onClicked: ticker.start(ticker.toggleCommand())
     }
 }

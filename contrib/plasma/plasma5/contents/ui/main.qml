@@ -1,5 +1,5 @@
-// tickerd Ticker for Plasma 5 (5.27): the shared Ticker fed by `tickerctl timeline` long-polls
-// through the executable data engine (no D-Bus client in QML here, no compiled plugin).
+// tickerd Ticker for Plasma 5 (5.27): the shared Ticker, whose long polls of `tickerctl timeline`
+// run on the executable data engine (QML has no D-Bus client here; no compiled plugin needed).
 import QtQuick 2.15
 import QtQuick.Layouts 1.15
 import org.kde.plasma.plasmoid 2.0
@@ -7,8 +7,6 @@ import org.kde.plasma.core 2.0 as PlasmaCore
 
 Item {
     id: root
-
-    readonly property string tickerctl: plasmoid.configuration.tickerctl || "tickerctl"
 
     Plasmoid.preferredRepresentation: Plasmoid.fullRepresentation
     Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
@@ -26,14 +24,12 @@ Item {
         anchors.fill: parent
         channel: plasmoid.configuration.channel || "main"
         columns: plasmoid.configuration.columns
-        tickerctl: root.tickerctl
+        tickerctl: plasmoid.configuration.tickerctl || "tickerctl"
         font: Qt.font({family: plasmoid.configuration.fontFamily || "monospace", pointSize: PlasmaCore.Theme.defaultFont.pointSize})
         color: PlasmaCore.Theme.textColor
         visible: !empty
-        onRun: runner.connectSource(command)
-        onChannelChanged: root.restartPoll()
-        onDeclaredColumnsChanged: root.restartPoll()
-        Component.onCompleted: root.restartPoll()
+        onStart: engine.connectSource(command)
+        onForget: engine.disconnectSource(command)
     }
 
     // Shown inline (full representation), the widget gets no tooltip from its container: its own.
@@ -43,47 +39,14 @@ Item {
         subText: Plasmoid.toolTipSubText
     }
 
-    property string polling: ""
-
-    function restartPoll() {
-        if (polling !== "")
-            poller.disconnectSource(polling);
-        polling = "";
-        poll();
-    }
-
-    function poll() {
-        polling = ticker.pollCommand(tickerctl);
-        poller.connectSource(polling);
-    }
-
-    // Long poll: each run prints the state once it differs from the digest held, then exits.
+    // Runs the Ticker's commands; each source is one command, done when it has exited.
     PlasmaCore.DataSource {
-        id: poller
+        id: engine
         engine: "executable"
         connectedSources: []
         onNewData: {
             disconnectSource(sourceName);
-            if (sourceName !== root.polling)
-                return;
-            root.polling = "";
-            if (data["exit code"] === 0 && ticker.receive(data["stdout"]))
-                root.poll();
-            else
-                retry.start();
+            ticker.finished(sourceName, data["exit code"], data["stdout"]);
         }
-    }
-    // One-shot commands (pause, resume).
-    PlasmaCore.DataSource {
-        id: runner
-        engine: "executable"
-        connectedSources: []
-        onNewData: disconnectSource(sourceName)
-    }
-    // A failed poll (tickerctl missing, no bus) is tried again a little later.
-    Timer {
-        id: retry
-        interval: 3000
-        onTriggered: root.poll()
     }
 }

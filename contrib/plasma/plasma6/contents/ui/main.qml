@@ -1,6 +1,6 @@
-// tickerd Ticker for Plasma 6: the same shared Ticker and feed as the Plasma 5 package; only the
-// root type (PlasmoidItem), the data engine's module (plasma5support) and the theme's font
-// (Kirigami) differ. Not run on this machine (Debian 12 ships Plasma 5.27): see the README.
+// tickerd Ticker for Plasma 6: the same shared Ticker as the Plasma 5 package; only the root type
+// (PlasmoidItem), the data engine's module (plasma5support) and the theme's font (Kirigami)
+// differ. Not run on this machine (Debian 12 ships Plasma 5.27): see the README.
 import QtQuick
 import QtQuick.Layouts
 import org.kde.plasma.plasmoid
@@ -10,8 +10,6 @@ import org.kde.kirigami as Kirigami
 
 PlasmoidItem {
     id: root
-
-    readonly property string tickerctl: Plasmoid.configuration.tickerctl || "tickerctl"
 
     preferredRepresentation: fullRepresentation
     Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
@@ -29,14 +27,12 @@ PlasmoidItem {
         anchors.fill: parent
         channel: Plasmoid.configuration.channel || "main"
         columns: Plasmoid.configuration.columns
-        tickerctl: root.tickerctl
+        tickerctl: Plasmoid.configuration.tickerctl || "tickerctl"
         font: Qt.font({family: Plasmoid.configuration.fontFamily || "monospace", pointSize: Kirigami.Theme.defaultFont.pointSize})
         color: Kirigami.Theme.textColor
         visible: !empty
-        onRun: command => runner.connectSource(command)
-        onChannelChanged: root.restartPoll()
-        onDeclaredColumnsChanged: root.restartPoll()
-        Component.onCompleted: root.restartPoll()
+        onStart: command => engine.connectSource(command)
+        onForget: command => engine.disconnectSource(command)
     }
 
     // Shown inline (full representation), the widget gets no tooltip from its container: its own.
@@ -46,47 +42,14 @@ PlasmoidItem {
         subText: root.toolTipSubText
     }
 
-    property string polling: ""
-
-    function restartPoll() {
-        if (polling !== "")
-            poller.disconnectSource(polling);
-        polling = "";
-        poll();
-    }
-
-    function poll() {
-        polling = ticker.pollCommand(tickerctl);
-        poller.connectSource(polling);
-    }
-
-    // Long poll: each run prints the state once it differs from the digest held, then exits.
+    // Runs the Ticker's commands; each source is one command, done when it has exited.
     P5Support.DataSource {
-        id: poller
+        id: engine
         engine: "executable"
         connectedSources: []
         onNewData: (sourceName, data) => {
             disconnectSource(sourceName);
-            if (sourceName !== root.polling)
-                return;
-            root.polling = "";
-            if (data["exit code"] === 0 && ticker.receive(data["stdout"]))
-                root.poll();
-            else
-                retry.start();
+            ticker.finished(sourceName, data["exit code"], data["stdout"]);
         }
-    }
-    // One-shot commands (pause, resume).
-    P5Support.DataSource {
-        id: runner
-        engine: "executable"
-        connectedSources: []
-        onNewData: sourceName => disconnectSource(sourceName)
-    }
-    // A failed poll (tickerctl missing, no bus) is tried again a little later.
-    Timer {
-        id: retry
-        interval: 3000
-        onTriggered: root.poll()
     }
 }
