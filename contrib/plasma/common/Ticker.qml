@@ -75,15 +75,24 @@ Item {
     }
 
     /// A command has exited: a poll's output is taken and the next poll starts; a failed poll
-    /// (tickerctl missing, no bus) is tried again a little later.
+    /// (tickerctl missing, no bus) is tried again later, waiting twice as long each time (3 s to 1 min).
     function finished(command, exitCode, stdout) {
         if (command !== feed.polling)
             return;
         feed.polling = "";
-        if (exitCode === 0 && receive(stdout))
+        if (exitCode === 0 && receive(stdout)) {
+            retry.interval = 3000;
             restartPoll();
-        else
+        } else {
+            if (feed.state !== "offline") {
+                feed.state = "offline";
+                timeline = null;
+                redraw();
+            }
+            console.log("tickerd-plasma: poll failed (exit " + exitCode + "), again in " + retry.interval + " ms");
             retry.start();
+            retry.interval = Math.min(2 * retry.interval, 60000);
+        }
     }
 
     /// The shell command that waits for the next change of the channel (long poll).
