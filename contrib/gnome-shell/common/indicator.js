@@ -132,9 +132,15 @@ function makeIndicator(modules) {
                     try {
                         proxy.call_finish(result);
                     } catch (e) {
-                        if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) &&
-                            !Gio.DBusError.get_remote_error(e)?.endsWith('.InvalidOption'))
+                        // An older daemon refuses fps 0 (InvalidOption); a daemon going away
+                        // leaves the call unanswered (it is declared again when one comes back).
+                        const remote = Gio.DBusError.get_remote_error(e) ?? '';
+                        const expected = e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) ||
+                            ['.InvalidOption', '.NoReply', '.ServiceUnknown', '.UnknownMethod'].some(end => remote.endsWith(end));
+                        if (!expected)
                             logError(e, 'tickerd: cannot declare the width');
+                        if (remote.endsWith('.NoReply') || remote.endsWith('.ServiceUnknown'))
+                            this._declared = 0;
                     }
                 });
         }
