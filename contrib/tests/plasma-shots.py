@@ -126,13 +126,24 @@ def main():
               % (n, mid, text[:columns], frame["offset"], r, reach, match))
         with open(os.path.join(shots_dir, "frame-%s.txt" % n), "w") as f:
             f.write(text + "\n")
+        if match < MIN_MATCH:
+            # Text that changes every display frame (a counter counting): the frame on screen may
+            # be one computed up to DISPLAY_LATENCY before the shot; that is on time.
+            for lag in numpy.arange(0.004, DISPLAY_LATENCY + 0.001, 0.004):
+                earlier = render(mid - lag * 1e6)
+                r2, match2 = best_residual(shot, earlier["text"], earlier["offset"], font, cell, w, reach)
+                if match2 >= MIN_MATCH:
+                    print("shot %s: shows the frame of %.0f ms earlier (match %.3f), within the display latency"
+                          % (n, lag * 1000, match2))
+                    r, match = r2, match2
+                    break
         if match >= MIN_MATCH:
             rows.append((n, mid, r, match, reach))
             continue
         if strict:
             sys.exit("FAIL: shot %s does not show the frame of its instant" % n)
         # Not the frame of its instant: a frame shown late (the display starved), or a wrong one.
-        for lag in numpy.arange(0.033, LATEST, 0.033):
+        for lag in numpy.arange(DISPLAY_LATENCY + 0.033, LATEST, 0.033):
             earlier = render(mid - lag * 1e6)
             r2, match2 = best_residual(shot, earlier["text"], earlier["offset"], font, cell, w, reach)
             if match2 >= MIN_MATCH:
