@@ -47,11 +47,27 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
-PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
+# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
+# a headless gnome-shell with numpy and GdkPixbuf to read its screenshots).
+PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0
 
+# Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
+# containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
+# dbus-monitor (dbus-bin) watches the bus,
+# python3-pil and python3-numpy read the screenshots.
+PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xdotool imagemagick dbus-bin \
+                       fonts-dejavu-core python3-pil python3-numpy
+
+# The Plasma widget (contrib/plasma): one package per Plasma major version, assembled from its own
+# files, the shared QML/JS (contrib/plasma/common) and the shared Timeline rules (contrib/js).
+PLASMOID_ID    := io.github.tickerd.ticker
+PLASMOID_BUILD := .build/plasmoid
+TIMELINE_JS    := contrib/js/timeline.js
+PLASMA_MAJOR   ?= 5
+
+.PHONY: plasmoid install-plasmoid test-plasma
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
-        sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
+        sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
 
@@ -141,11 +157,75 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-## test-panels: polybar under Xvfb and the GNOME extension's timeline.js under gjs, against tickerd
+## test-panels: polybar under Xvfb, the shared timeline.js and the GNOME extension under gjs, and the
+## extension in a real headless GNOME Shell (screenshots), against tickerd
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	@$(MAKE) --no-print-directory gnome-extension
 	contrib/tests/panel-tests.sh
+	contrib/tests/gnome-shell-test.sh
+	@$(MAKE) --no-print-directory test-plasma
+
+## test-plasma: the Plasma 5 widget under plasmoidviewer in Xvfb, against tickerd (screenshots)
+test-plasma: plasmoid
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PLASMA_DEB_PACKAGES)"
+	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
+	contrib/tests/plasma-test.sh $(PLASMOID_BUILD)/plasma5/$(PLASMOID_ID)
+
+## plasmoid: assemble the Plasma 5 and Plasma 6 widget packages under .build/plasmoid/
+plasmoid:
+	@for major in 5 6; do \
+	  out=$(PLASMOID_BUILD)/plasma$$major/$(PLASMOID_ID); \
+	  rm -rf "$$out" && mkdir -p "$$out/contents/ui" "$$out/contents/code" "$$out/contents/config" && \
+	  cp contrib/plasma/plasma$$major/metadata.json "$$out/" && \
+	  cp -R contrib/plasma/plasma$$major/contents/. "$$out/contents/" && \
+	  cp contrib/plasma/common/Ticker.qml "$$out/contents/ui/" && \
+	  cp contrib/plasma/common/frames.js $(TIMELINE_JS) "$$out/contents/code/" || exit 1; \
+	done
+	@echo "plasmoid: $(PLASMOID_BUILD)/plasma5/$(PLASMOID_ID) and $(PLASMOID_BUILD)/plasma6/$(PLASMOID_ID)"
+
+## install-plasmoid: install (or upgrade) the widget for the current user; PLASMA_MAJOR=6 for Plasma 6
+install-plasmoid: plasmoid
+	@tool=$$(command -v kpackagetool$(PLASMA_MAJOR) || echo kpackagetool$(PLASMA_MAJOR)); \
+	pkg=$(PLASMOID_BUILD)/plasma$(PLASMA_MAJOR)/$(PLASMOID_ID); \
+	if $$tool --type Plasma/Applet --show $(PLASMOID_ID) >/dev/null 2>&1; then \
+	  $$tool --type Plasma/Applet --upgrade "$$pkg"; else $$tool --type Plasma/Applet --install "$$pkg"; fi
+
+## gnome-extension: assemble both forms of the GNOME Shell extension from contrib/ sources
+# $(GNOME_BUILD)/legacy/<uuid>/ (GNOME Shell 43–44, `imports` modules) and $(GNOME_BUILD)/esm/<uuid>/
+# (45 and later, ES modules), each also zipped as $(GNOME_BUILD)/<uuid>-<form>.zip for
+# `gnome-extensions install`. Both share contrib/gnome-shell/common/indicator.js and
+# contrib/js/timeline.js; the ES-module form gets an `export` line appended to its copies.
+GNOME_UUID  := tickerd@tickerd.github.io
+GNOME_BUILD := .build-gnome
+GNOME_TIMELINE_EXPORTS := Timeline, fromVariant, ease, cellWidth, clusters, EASINGS, formatNumber
+gnome-extension:
+	rm -rf $(GNOME_BUILD) && install -d $(GNOME_BUILD)/legacy/$(GNOME_UUID) $(GNOME_BUILD)/esm/$(GNOME_UUID)
+	for form in legacy esm; do \
+	  cp contrib/gnome-shell/$$form/extension.js contrib/gnome-shell/$$form/metadata.json \
+	     contrib/gnome-shell/common/stylesheet.css contrib/gnome-shell/common/indicator.js \
+	     contrib/js/timeline.js $(GNOME_BUILD)/$$form/$(GNOME_UUID)/ || exit 1; \
+	done
+	printf '\nexport {$(GNOME_TIMELINE_EXPORTS)};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/timeline.js
+	printf '\nexport {makeIndicator};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/indicator.js
+	for form in legacy esm; do \
+	  (cd $(GNOME_BUILD)/$$form/$(GNOME_UUID) && python3 -m zipfile -c ../../$(GNOME_UUID)-$$form.zip *) || exit 1; \
+	done
+
+## install-gnome-extension: install the form the running GNOME Shell loads into your home, then
+## enable it with `gnome-extensions enable tickerd@tickerd.github.io` (after logging in again on Wayland)
+GNOME_SHELL_MAJOR = $(shell gnome-shell --version 2>/dev/null | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
+GNOME_EXTENSIONS_DIR ?= $(USER_DATA_HOME)/gnome-shell/extensions
+install-gnome-extension: gnome-extension
+	@major="$(GNOME_SHELL_MAJOR)"; \
+	if [ -z "$$major" ]; then echo "install-gnome-extension: gnome-shell not found" >&2; exit 1; fi; \
+	form=$$([ "$$major" -ge 45 ] && echo esm || echo legacy); \
+	rm -rf "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
+	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
+	cp $(GNOME_BUILD)/$$form/$(GNOME_UUID)/* "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)/"; \
+	echo "Installed the $$form form (GNOME Shell $$major) into $(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)."; \
+	echo "Then: gnome-extensions enable $(GNOME_UUID) (on Wayland, after logging out and in)"
 
 demo: release
 	@scripts/demo.sh

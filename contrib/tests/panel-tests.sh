@@ -1,13 +1,15 @@
 #!/bin/bash
 # `make test-panels`: the contrib configurations against the real daemon on a private bus.
 #
-#  1. The GNOME Shell extension's timeline.js, run under plain gjs, computes the same `cycle` as the
-#     daemon's Render at the same instants, in continuous, scroll, right-to-left, bounce mode and
-#     across a seamless content change, and the still text (a reveal typed in included) during a
-#     change a viewer shows still.
-#  2. The extension's enable()/disable() (extension.js with stand-ins for the Shell's own modules,
-#     a real Gio.DBusProxy on the daemon): the item appears, reads the Timeline and runs its frame
-#     clock; disable removes it, disconnects everything and stops the clock; twice.
+#  1. The shared contrib/js/timeline.js, run under plain gjs, computes the same frames as the
+#     daemon's Render at the same instants (text with counters, dots and reveals, offset, `cycle`,
+#     `dots` and `reveal` extras), in continuous, scroll, right-to-left, bounce, static and pages
+#     mode, across a seamless content change, during a change a viewer shows still, and with a
+#     counting field and jumping dots; `nextStart` is checked on a Timeline built by the test.
+#  2. The extension's enable()/disable(), in its legacy (43–44) and ES-module (45+) forms as built
+#     by `make gnome-extension` (extension.js with stand-ins for the Shell's own modules, a real
+#     Gio.DBusProxy on the daemon): the item appears, reads the Timeline, draws the frame and runs
+#     its frame clock; disable removes it, disconnects everything and stops the clock; twice.
 #  3. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
 #     ticker: the bar is not blank where the module is, and it moves. Screenshots go to artifacts/.
 #
@@ -17,6 +19,7 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/.build/debug}
+GNOME_BUILD=${GNOME_BUILD:-$ROOT/.build-gnome}
 ARTIFACTS=$ROOT/artifacts
 mkdir -p "$ARTIFACTS"
 WORK=$(mktemp -d /tmp/tickerd-panels.XXXXXX)
@@ -89,9 +92,28 @@ ctl post --channel typed --id t2 --effect reveal --reveal 2s "typed in" >/dev/nu
 gjs "$GJS_TEST" "$ADDRESS" typed 40 reveal || fail "timeline.js disagrees with Render on a reveal shown still"
 gjs "$GJS_TEST" "$ADDRESS" typed 3 pending || fail "timeline.js disagrees with Render on a reveal at 3 columns"
 
-# 2. enable()/disable() of the extension, on the session bus that is our private one.
-DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" ||
-    fail "the extension's enable()/disable() leaves something behind"
+# Effects: a counting field and jumping dots, scrolling (20 columns) and still (60 columns);
+# static and pages mode with them.
+ctl set --channel fx --duration 30s --grouping --suffix " builds" --from 0 builds 12500 >/dev/null
+ctl post --channel fx --id ci "CI today: {builds}" >/dev/null
+ctl post --channel fx --id sync --effect dots "Syncing..." >/dev/null
+ctl configure fx speed=8
+gjs "$GJS_TEST" "$ADDRESS" fx 20 || fail "timeline.js disagrees with Render on effects while scrolling"
+gjs "$GJS_TEST" "$ADDRESS" fx 60 effects || fail "timeline.js disagrees with Render on still effects"
+
+ctl configure fx mode=static
+gjs "$GJS_TEST" "$ADDRESS" fx 20 || fail "timeline.js disagrees with Render in static mode"
+ctl configure fx mode=pages
+gjs "$GJS_TEST" "$ADDRESS" fx 12 || fail "timeline.js disagrees with Render in pages mode"
+
+# 2. enable()/disable() of both forms of the extension (as `make gnome-extension` assembled them),
+#    on the session bus that is our private one.
+for form in legacy esm; do
+    test -f "$GNOME_BUILD/$form/tickerd@tickerd.github.io/extension.js" ||
+        fail "no $form extension in $GNOME_BUILD (run make gnome-extension)"
+    DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs -m "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" "$GNOME_BUILD" "$form" ||
+        fail "the $form extension's enable()/disable() leaves something behind"
+done
 
 # 3. polybar under Xvfb.
 Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
@@ -120,5 +142,5 @@ moved() {
 }
 wait_for 10 moved || fail "the ticker does not move in the bar"
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
-echo "panels: timeline.js agrees with Render in 10 setups; the extension enables and disables cleanly;" \
+echo "panels: timeline.js agrees with Render in 14 setups; the extension enables and disables cleanly;" \
      "polybar draws and scrolls the ticker (screenshots in artifacts/)"

@@ -1,20 +1,24 @@
-// Checks the extension's enable()/disable() against the daemon: enable adds the top-bar item, which
-// reads the channel over a real Gio.DBusProxy and starts its frame clock while the text scrolls;
-// disable removes the item, disconnects every signal it connected (on the proxy and on the
-// clock), stops the clock, and a second enable/disable round works the same.
+// Checks the extension's enable()/disable() against the daemon, in both forms `make
+// gnome-extension` assembles (FORM legacy: GNOME Shell 43–44; esm: the ES module of 45+):
+// enable adds the top-bar item, which reads the channel over a real Gio.DBusProxy, draws the
+// frame in its label and starts its frame clock while the text scrolls; disable removes the item,
+// disconnects every signal it connected (on the proxy, the label and the clock), stops the clock,
+// drops its wake-up, and a second enable/disable round works the same.
 //
-//   DBUS_SESSION_BUS_ADDRESS=ADDRESS gjs tests/lifecycle-test.js
+//   DBUS_SESSION_BUS_ADDRESS=ADDRESS gjs -m tests/lifecycle-test.js BUILD_DIR FORM
 //
-// GNOME Shell's own modules (St, Clutter, Main.panel, PanelMenu) are not on a test machine, so
-// extension.js is loaded with stand-ins for them that record what the extension does; GLib, Gio
-// and the bus are real. Exits 0 when every check holds, 1 otherwise (printing each failure).
-'use strict';
+// GNOME Shell's own modules (St, Clutter, Main.panel, PanelMenu, the Extension base class) are not
+// on a test machine, so extension.js is loaded with stand-ins for them that record what the
+// extension does (the ES module's `gi://St`, `gi://Clutter` and `resource:///org/gnome/shell/…`
+// imports are pointed at stand-in modules in a temporary copy); GLib, Gio and the bus are real.
+// Exits 0 when every check holds, 1 otherwise (printing each failure).
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import System from 'system';
 
-const {Gio, GLib} = imports.gi;
-const testsDirectory = GLib.path_get_dirname(imports.system.programPath);
-const extensionDirectory = `${GLib.path_get_dirname(testsDirectory)}/tickerd@tickerd.github.io`;
-imports.searchPath.unshift(extensionDirectory);
-const TimelineMath = imports.timeline;
+const [buildDirectory, form = 'legacy'] = ARGV;
+const uuid = 'tickerd@tickerd.github.io';
+const extensionDirectory = `${buildDirectory}/${form}/${uuid}`;
 
 let failures = 0;
 function check(condition, what) {
@@ -51,6 +55,7 @@ class Signals {
 }
 
 /** An St/Clutter actor: children, position, visibility, a Pango layout 8 px a cell. */
+const PANGO_SCALE = 1024;
 class Actor extends Signals {
     constructor(params = {}) {
         super('actor');
@@ -70,7 +75,11 @@ class Actor extends Signals {
     }
 
     create_pango_layout(text) {
-        return {get_pixel_size: () => [[...text].length * 8, 16]};
+        return {
+            get_pixel_size: () => [[...text].length * 8, 16],
+            get_size: () => [[...text].length * 8 * PANGO_SCALE, 16 * PANGO_SCALE],
+            set_font_description: () => {},
+        };
     }
 
     destroy() {
@@ -84,8 +93,13 @@ class Actor extends Signals {
 class Label extends Actor {
     constructor(params) {
         super(params);
-        this.clutter_text = {};
+        this.clutter_text = new Actor();
         this.text = '';
+        this.translation_x = 0;
+    }
+
+    get_theme_node() {
+        return {get_font: () => null};
     }
 }
 
@@ -106,6 +120,10 @@ class Clock extends Signals {
     stop() {
         this.playing = false;
     }
+
+    is_playing() {
+        return this.playing;
+    }
 }
 
 /** PanelMenu.Button: a GObject class in the Shell; here an actor that calls _init. */
@@ -118,6 +136,7 @@ class Button extends Actor {
     _init(alignment, name) {
         this.accessibleName = name;
     }
+
 }
 
 /** Main.panel: the status area drops an item when it is destroyed, as the Shell's does. */
@@ -145,25 +164,59 @@ Gio.DBusProxy.prototype.disconnect = function (id) {
     return realDisconnect.call(this, id);
 };
 
-const stubs = {
-    gi: {
-        Clutter: {Timeline: Clock, FixedLayout: class {}, ActorAlign: {CENTER: 'center'}},
-        Gio,
-        GLib,
-        GObject: {registerClass: klass => klass},
-        Pango: {EllipsizeMode: {NONE: 0}},
-        St: {Widget: Actor, Label},
-    },
-    misc: {extensionUtils: {getCurrentExtension: () => ({imports: {timeline: TimelineMath}})}},
-    ui: {main: {panel}, panelMenu: {Button}},
-};
+const St = {Widget: Actor, Label};
+const Clutter = {Timeline: Clock, FixedLayout: class {}, ActorAlign: {CENTER: 'center'}};
+const GObject = {registerClass: klass => klass};
+const Pango = {EllipsizeMode: {NONE: 0}, SCALE: PANGO_SCALE};
+const logError = (error, message) => check(false, `the extension logged an error: ${message}: ${error}`);
 
-const [, bytes] = GLib.file_get_contents(`${extensionDirectory}/extension.js`);
-const source = new TextDecoder().decode(bytes);
-// eslint-disable-next-line no-new-func
-const init = new Function('imports', 'logError', `${source}\nreturn init;`)(stubs, (error, message) => {
-    check(false, `the extension logged an error: ${message}: ${error}`);
-});
+/** The extension object of `form`, its modules standing in for the Shell's. */
+async function loadExtension() {
+    const [, bytes] = GLib.file_get_contents(`${extensionDirectory}/extension.js`);
+    const source = new TextDecoder().decode(bytes);
+    if (form === 'legacy') {
+        imports.searchPath.unshift(extensionDirectory);
+        const stubs = {
+            gi: {Clutter, Gio, GLib, GObject, Pango, St},
+            misc: {extensionUtils: {getCurrentExtension: () => ({imports: {timeline: imports.timeline, indicator: imports.indicator}})}},
+            ui: {main: {panel}, panelMenu: {Button}},
+        };
+        // eslint-disable-next-line no-new-func
+        const init = new Function('imports', 'log', 'logError', `${source}\nreturn init;`)(stubs, () => {}, logError);
+        return init();
+    }
+    // The ES module, copied with its Shell imports pointed at stand-in modules.
+    globalThis.tickerdStubs = {Clutter, GObject, Pango, St, panel, Button};
+    globalThis.logError = logError;
+    globalThis.log = () => {};
+    const copy = GLib.dir_make_tmp('tickerd-esm-XXXXXX');
+    const stub = (name, text) => {
+        GLib.file_set_contents(`${copy}/${name}`, text);
+        return `file://${copy}/${name}`;
+    };
+    const replacements = {
+        'gi://Clutter': stub('clutter.js', 'export default globalThis.tickerdStubs.Clutter;'),
+        'gi://GObject': stub('gobject.js', 'export default globalThis.tickerdStubs.GObject;'),
+        'gi://Pango': stub('pango.js', 'export default globalThis.tickerdStubs.Pango;'),
+        'gi://St': stub('st.js', 'export default globalThis.tickerdStubs.St;'),
+        'resource:///org/gnome/shell/ui/main.js': stub('main.js', 'export const panel = globalThis.tickerdStubs.panel;'),
+        'resource:///org/gnome/shell/ui/panelMenu.js': stub('panelMenu.js', 'export const Button = globalThis.tickerdStubs.Button;'),
+        'resource:///org/gnome/shell/extensions/extension.js': stub('base.js',
+            'export class Extension { constructor(metadata) { this.metadata = metadata; } }'),
+    };
+    let rewritten = source;
+    for (const [specifier, url] of Object.entries(replacements)) {
+        check(rewritten.includes(`'${specifier}'`), `the ES module imports ${specifier}`);
+        rewritten = rewritten.replaceAll(`'${specifier}'`, `'${url}'`);
+    }
+    for (const name of ['timeline.js', 'indicator.js']) {
+        const [, shared] = GLib.file_get_contents(`${extensionDirectory}/${name}`);
+        GLib.file_set_contents(`${copy}/${name}`, shared);
+    }
+    GLib.file_set_contents(`${copy}/extension.js`, rewritten);
+    const module = await import(`file://${copy}/extension.js`);
+    return new module.default({uuid});
+}
 
 /** Runs the main loop until `condition` holds or `seconds` pass. */
 function spinUntil(condition, seconds) {
@@ -176,7 +229,7 @@ function spinUntil(condition, seconds) {
     return condition();
 }
 
-const extension = init();
+const extension = await loadExtension();
 for (let round = 1; round <= 2; round++) {
     extension.enable();
     const entry = statusArea.get('tickerd');
@@ -186,8 +239,15 @@ for (let round = 1; round <= 2; round++) {
     check(entry.box === 'center', `round ${round}: the item sits in the centre box`);
     const indicator = entry.indicator;
     const clock = clocks[clocks.length - 1];
-    const scrolling = spinUntil(() => clock.playing && indicator._labels.some(label => label.visible && label.text), 10);
-    check(scrolling, `round ${round}: the item reads the Timeline and its frame clock runs while the text scrolls`);
+    // The Shell styles the label once it is on the stage: then the item measures its font.
+    indicator._label.emit('style-changed');
+    check(indicator._columns === 45 && indicator._clip.width === 360,
+        `round ${round}: 8 px cells give 45 columns in 360 px (got ${indicator._columns}, ${indicator._clip.width} px)`);
+    const scrolling = spinUntil(() => clock.playing && indicator.visible && indicator._label.text.length === 46, 10);
+    check(scrolling, `round ${round}: the item reads the Timeline, draws 46 cells and its frame clock runs while the text scrolls`);
+    const first = indicator._label.translation_x;
+    const moved = spinUntil(() => { clock.emit('new-frame'); return indicator._label.translation_x !== first; }, 5);
+    check(moved, `round ${round}: a new frame moves the label`);
     check(proxyHandlers.size === 2, `round ${round}: enabled, it listens to the proxy twice (got ${proxyHandlers.size})`);
     check(clock._handlers.size === 1, `round ${round}: enabled, the clock has its new-frame handler`);
 
@@ -196,9 +256,11 @@ for (let round = 1; round <= 2; round++) {
     check(indicator.destroyed, `round ${round}: disable() destroys the item`);
     check(proxyHandlers.size === 0, `round ${round}: disable() disconnects from the proxy (${proxyHandlers.size} left)`);
     check(clock._handlers.size === 0, `round ${round}: disable() disconnects the clock`);
+    check(indicator._label._handlers.size === 0, `round ${round}: disable() disconnects the label`);
     check(!clock.playing, `round ${round}: disable() stops the clock`);
+    check(indicator._wakeId === 0, `round ${round}: disable() drops its wake-up`);
     check(extension._indicator === null, `round ${round}: disable() lets the item go`);
 }
 
-print(`lifecycle: 2 enable/disable rounds, ${failures} failure(s)`);
-imports.system.exit(failures === 0 ? 0 : 1);
+print(`lifecycle (${form}): 2 enable/disable rounds, ${failures} failure(s)`);
+System.exit(failures === 0 ? 0 : 1);

@@ -1,10 +1,13 @@
-// Checks the extension's timeline.js against the daemon: for several instants, the `cycle` the
-// module computes from the published Timeline equals the `cycle` extra of the daemon's Render.
+// Checks the shared contrib/js/timeline.js against the daemon: for several instants, the frame
+// it computes from the published Timeline — text with effects (counters, dots, reveals), offset,
+// `cycle`, `dots` and `reveal` extras — equals the daemon's Render.
 //
 //   gjs tests/timeline-test.js ADDRESS CHANNEL COLUMNS [pending]
 //
 // Where the text fits, the still text must equal Render's too. With `pending`, the Timeline must
 // hold a pending change with its `changed` instant (instants around it and the switch are checked).
+// With `effects`, the frames must show counters' digits and raised dots somewhere among the
+// instants (the channel holds a counting field and a dots message).
 // With `reveal`, the pending change must also bring a revealing message that this viewer sees
 // still: its reveal must run from the change (partly typed halfway, whole at its end) before the
 // switch, in Render's text and timeline.js's alike.
@@ -13,7 +16,8 @@
 
 const {Gio, GLib} = imports.gi;
 const testsDirectory = GLib.path_get_dirname(imports.system.programPath);
-imports.searchPath.unshift(`${GLib.path_get_dirname(testsDirectory)}/tickerd@tickerd.github.io`);
+// The shared timeline code lives in contrib/js (the extension's make target copies it in).
+imports.searchPath.unshift(`${GLib.path_get_dirname(GLib.path_get_dirname(testsDirectory))}/js`);
 const TimelineMath = imports.timeline;
 
 const [address, channel = 'main', columnsText = '20', expect = ''] = ARGV;
@@ -42,6 +46,61 @@ for (const name of Object.keys(TimelineMath.EASINGS)) {
 }
 check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK and emoji');
 
+// `nextStart` (a change at the next message boundary): the new side of the switch B shows the
+// new tape from cell nextStart, before and after the switch, in both directions.
+{
+    const base = {tape: 'abcde', gap: '', width: 5, anchor: 0, speed: 1, mode: 'continuous', next: 'VWXYZ',
+        nextGap: '', nextSpeed: 1, nextStart: 2};
+    const left = new TimelineMath.Timeline({...base, position: 7, switch: 10});
+    check(left.frame(0, 4).text === 'cdeX', `left, pending: ${left.frame(0, 4).text}`);
+    check(left.frame(3_000_000, 4).text === 'XYZV', `left, switched: ${left.frame(3_000_000, 4).text}`);
+    const right = new TimelineMath.Timeline({...base, position: 7, switch: 5, direction: 'right'});
+    check(right.frame(0, 4).text === 'cdea', `right, before: ${right.frame(0, 4).text}`);
+    check(right.frame(3_000_000, 4).text === 'Wabc', `right, straddling: ${right.frame(3_000_000, 4).text}`);
+    check(right.frame(5_000_000, 4).text === 'ZVWa', `right, switched: ${right.frame(5_000_000, 4).text}`);
+    const none = new TimelineMath.Timeline({...base, nextStart: undefined, position: 7, switch: 10});
+    check(none.frame(0, 4).text === 'cdeV', `absent nextStart is 0: ${none.frame(0, 4).text}`);
+}
+
+// Numbers as §11.2 writes them (no BigInt, no locale).
+for (const [value, decimals, grouping, written] of [[1234567, 0, true, '1,234,567'], [2.5, 0, false, '3'],
+    [-0.25, 0, false, '0'], [0.125, 2, false, '0.13'], [-1234.5, 1, true, '-1,234.5'], [1000, 0, true, '1,000'],
+    [1e12, 6, true, '1,000,000,000,000.000000'], [0, 3, false, '0.000']])
+    check(TimelineMath.formatNumber(value, decimals, grouping) === written, `${value} written ${TimelineMath.formatNumber(value, decimals, grouping)}`);
+
+// What a pixel client does after a frame (schedule): animate while something visible moves, else
+// wake at the next instant the frame may change, or never.
+{
+    const plain = {tape: 'hello  •  ', gap: '  •  ', width: 10, anchor: 0, position: 0, speed: 8, mode: 'continuous'};
+    const at = 5_000_000;
+    const still = new TimelineMath.Timeline(plain);
+    const stillNext = still.schedule(at, 20, still.frame(at, 20));
+    check(!stillNext.animate && stillNext.at === null, `still text: ${JSON.stringify(stillNext)}`);
+    const scrolling = new TimelineMath.Timeline(plain);
+    check(scrolling.schedule(at, 3, scrolling.frame(at, 3)).animate, 'scrolling text does not animate');
+    const paused = new TimelineMath.Timeline({...plain, paused: 1_000_000});
+    const pausedNext = paused.schedule(at, 3, paused.frame(at, 3));
+    check(!pausedNext.animate && pausedNext.at === null, `paused: ${JSON.stringify(pausedNext)}`);
+    const delayed = new TimelineMath.Timeline({...plain, delay: 9_000_000});
+    const delayedNext = delayed.schedule(at, 3, delayed.frame(at, 3));
+    check(!delayedNext.animate && delayedNext.at === 9_000_000, `start delay: ${JSON.stringify(delayedNext)}`);
+    const pending = new TimelineMath.Timeline({...plain, next: 'bye  •  ', nextGap: '  •  ', nextSpeed: 8, switch: 70,
+        changed: 7_000_000});
+    const pendingNext = pending.schedule(at, 20, pending.frame(at, 20));
+    check(!pendingNext.animate && pendingNext.at === 7_000_000, `pending change, still: ${JSON.stringify(pendingNext)}`);
+    const dots = new TimelineMath.Timeline({...plain, tape: 'wait...  •  ', width: 12, layout: 'm w 0 7 0 7 1',
+        effects: `d w ${at - 1_000_000} -`});
+    const resting = dots.schedule(at, 20, dots.frame(at, 20));
+    check(!resting.animate && resting.at === at + 150_000, `resting dots: ${JSON.stringify(resting)}`);
+    const jumping = dots.schedule(at + 200_000, 20, dots.frame(at + 200_000, 20));
+    check(jumping.animate, `jumping dots: ${JSON.stringify(jumping)}`);
+    const counting = new TimelineMath.Timeline({...plain, tape: 'n:    •  ', width: 9, layout: 'm n 0 4 0 4 1\nf c 2 4',
+        effects: `c c 0 99 ${at - 1} 1000000 linear 0 0 - -`});
+    const countFrame = counting.frame(at + 500_000, 20);
+    check(countFrame.text.startsWith('n:50') && counting.schedule(at + 500_000, 20, countFrame).animate,
+        `a counting field: ${JSON.stringify(countFrame.text)}`);
+}
+
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
@@ -53,6 +112,11 @@ let stillChecked = 0;
 const instants = [];
 for (let i = 0; i < 40; i++)
     instants.push(start + i * 137_531);
+// Effects: dense instants over one dots period, so raised dots and changing digits are met.
+if (expect === 'effects') {
+    for (let i = 0; i < 60; i++)
+        instants.push(start + i * 19_170);
+}
 if (timeline.next && timeline.next.changedAt !== null)
     instants.push(timeline.next.changedAt - 1, timeline.next.changedAt);
 if (timeline.switchInstant !== null)
@@ -81,12 +145,30 @@ if (expect === 'reveal') {
         check(render(reveal.start + reveal.duration)[0].startsWith(nextContent), 'the reveal does not end whole');
     }
 }
+let raisedSeen = 0;
+const digitsSeen = new Set();
 for (const at of instants) {
     const frame = call('io.github.tickerd.Ticker1.Channel', 'Render',
         new GLib.Variant('(ux)', [columns, at]), new GLib.VariantType('(sda{sv})')).recursiveUnpack();
     const expected = frame[2].cycle ?? 0;
     const computed = timeline.cycle(at, columns);
     check(Math.abs(expected - computed) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js ${computed}`);
+    // The whole frame, effects included.
+    const mine = timeline.frame(at, columns);
+    check(mine.text === frame[0], `at ${at}: daemon frame ${JSON.stringify(frame[0])}, timeline.js ${JSON.stringify(mine.text)}`);
+    check(Math.abs(mine.offset - frame[1]) < 1e-9, `at ${at}: daemon offset ${frame[1]}, timeline.js ${mine.offset}`);
+    check(Math.abs(mine.cycle - expected) < 1e-9, `at ${at}: daemon cycle ${expected}, timeline.js frame ${mine.cycle}`);
+    check(JSON.stringify(mine.dots ?? null) === JSON.stringify(frame[2].dots ?? null),
+        `at ${at}: daemon dots ${JSON.stringify(frame[2].dots)}, timeline.js ${JSON.stringify(mine.dots)}`);
+    check(Math.abs((mine.reveal ?? -1) - (frame[2].reveal ?? -1)) < 1e-12,
+        `at ${at}: daemon reveal ${frame[2].reveal}, timeline.js ${mine.reveal}`);
+    // A frame drawn with one more cell (a pixel client's partial cell) starts with the same cells.
+    const wider = timeline.frame(at, columns, 1);
+    check(wider.text.startsWith(mine.text), `at ${at}: the wider frame ${JSON.stringify(wider.text)} does not extend ${JSON.stringify(mine.text)}`);
+    if (mine.text.includes('\u02D9'))
+        raisedSeen++;
+    for (const m of mine.text.matchAll(/[0-9][0-9,]*/g))
+        digitsSeen.add(m[0]);
     // Text that fits: the same still text (also while a change is pending: from its instant on
     // when the new text fits too, else at the switch).
     const still = timeline.stillText(at, columns);
@@ -95,6 +177,10 @@ for (const at of instants) {
         check(still === frame[0], `at ${at}: daemon text ${JSON.stringify(frame[0])}, timeline.js ${JSON.stringify(still)}`);
     }
     checked++;
+}
+if (expect === 'effects') {
+    check(raisedSeen > 0, 'no frame shows a raised dot');
+    check(digitsSeen.size > 1, `the counter's digits do not change: ${[...digitsSeen]}`);
 }
 print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}, ` +
       `${stillChecked} still, ${timeline.next ? 'change pending' : 'no change pending'}), ${failures} failure(s)`);

@@ -1,0 +1,246 @@
+// The tickerd top-bar item, shared by both forms of the GNOME Shell extension (43–44 legacy
+// imports, 45+ ES modules): each form passes in the modules it imported, so this file imports
+// nothing itself. (The ES-module build appends `export {makeIndicator};`.)
+//
+// It reads the channel's `Timeline` property over Gio.DBus once, re-reads it on PropertiesChanged,
+// and draws the very frame the daemon's `Render` would give (contrib/js/timeline.js: counters,
+// dots and reveals included) in one label of a monospace font, shifted by the frame's sub-cell
+// offset. Widths are measured in the label's own font; the "fits" rule and the speed in pixels
+// follow from that font's real cell width. Per display frame only the label's translation
+// changes (a repaint, no relayout); its text changes when the frame's text does.
+//
+// The frame clock runs only while something visible moves (checked after every frame): text that
+// fits, a paused channel, an empty channel and a hold start no clock; the next instant the
+// timeline says the frame may change is waited for with one timeout.
+/* exported makeIndicator */
+'use strict';
+
+const TICKERD_BUS_NAME = 'io.github.tickerd.Ticker1';
+const TICKERD_CHANNEL_INTERFACE = 'io.github.tickerd.Ticker1.Channel';
+const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}">
+  <property name="Text" type="s" access="read"/>
+  <property name="Timeline" type="a{sv}" access="read"/>
+  <method name="Subscribe"><arg name="options" type="a{sv}" direction="in"/></method>
+  <method name="Unsubscribe"/>
+</interface></node>`;
+
+/**
+ * The top-bar item class, built from the modules the caller imported:
+ * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError}`.
+ * `new Indicator({channel, widthPx})` shows channel `channel` in `widthPx` pixels (at most).
+ */
+function makeIndicator(modules) {
+    const {Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError} = modules;
+
+    return GObject.registerClass(
+    class TickerdIndicator extends PanelMenu.Button {
+        _init(options = {}) {
+            super._init(0.0, 'tickerd', true);
+            this._channel = options.channel ?? 'main';
+            this._widthPx = options.widthPx ?? 360;
+            this._clip = new St.Widget({
+                clip_to_allocation: true, y_align: Clutter.ActorAlign.CENTER, style_class: 'tickerd-clip',
+                layout_manager: new Clutter.FixedLayout(),
+            });
+            this._label = new St.Label({style_class: 'tickerd-text', y_align: Clutter.ActorAlign.CENTER});
+            this._label.clutter_text.ellipsize = Pango.EllipsizeMode.NONE;
+            this._label.clutter_text.single_line_mode = true;
+            this._clip.add_child(this._label);
+            this.add_child(this._clip);
+            this._timeline = null;
+            this._cellPx = 0;
+            this._columns = 0;
+            this._declared = 0;
+            this._text = null;
+            this._wakeId = 0;
+            this.visible = false;
+
+            // Redraws at the display's frame rate while something visible moves (started and
+            // stopped after each frame); its own duration is irrelevant, it repeats for ever.
+            this._clock = new Clutter.Timeline({actor: this, duration: 1000, repeat_count: -1});
+            this._clockId = this._clock.connect('new-frame', () => this._tick());
+            this._styleId = this._label.connect('style-changed', () => this._measure());
+
+            const info = Gio.DBusInterfaceInfo.new_for_xml(TICKERD_CHANNEL_XML);
+            this._proxy = new Gio.DBusProxy({
+                g_bus_type: Gio.BusType.SESSION, g_name: TICKERD_BUS_NAME,
+                g_object_path: `/io/github/tickerd/Ticker1/channel/${this._channel}`,
+                g_interface_name: TICKERD_CHANNEL_INTERFACE, g_interface_info: info,
+                g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START,
+            });
+            this._cancellable = new Gio.Cancellable();
+            this._proxy.init_async(GLib.PRIORITY_DEFAULT, this._cancellable, (proxy, result) => {
+                try {
+                    proxy.init_finish(result);
+                } catch (e) {
+                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        logError(e, 'tickerd: cannot reach the channel');
+                    return;
+                }
+                this._propertiesId = proxy.connect('g-properties-changed', () => this._update());
+                this._ownerId = proxy.connect('notify::g-name-owner', () => {
+                    // A (re)started daemon has no record of our width: declare it again.
+                    this._declared = 0;
+                    this._update();
+                });
+                this._update();
+            });
+        }
+
+        /**
+         * The cell width of the label's font (it is monospace: every cell is as wide), measured
+         * on a long run so fractional advances count; then the clip's width and the columns.
+         */
+        _measure() {
+            // The theme node gives the label's font even while the item is hidden (unmapped
+            // actors get no style-changed), so a hidden item can measure before it shows.
+            let font = null;
+            try {
+                font = this._label.get_theme_node().get_font();
+            } catch (e) {
+                return;
+            }
+            const layout = this._label.clutter_text.create_pango_layout('0'.repeat(100));
+            if (font)
+                layout.set_font_description(font);
+            const [width] = layout.get_size();
+            const cell = width / Pango.SCALE / 100;
+            if (!(cell > 0) || cell === this._cellPx)
+                return;
+            this._cellPx = cell;
+            this._columns = Math.max(1, Math.floor(this._widthPx / cell));
+            this._clip.width = Math.ceil(this._columns * cell);
+            log(`tickerd: ${this._columns} columns of ${cell} px`);
+            this._declare();
+            this._text = null;
+            if (this._timeline)
+                this._tick();
+        }
+
+        /**
+         * Tells the daemon this viewer's width (Subscribe with fps 0: no Frame signals). An older
+         * daemon refuses fps 0 (InvalidOption); the extension then carries on without declaring.
+         */
+        _declare() {
+            const columns = this._cellPx > 0 ? Math.ceil(this._widthPx / this._cellPx) + 1 : 0;
+            if (!this._proxy?.g_name_owner || columns === 0 || columns === this._declared)
+                return;
+            this._declared = columns;
+            const options = {columns: new GLib.Variant('u', columns), fps: new GLib.Variant('d', 0)};
+            this._proxy.call('Subscribe', new GLib.Variant('(a{sv})', [options]), Gio.DBusCallFlags.NONE, -1,
+                this._cancellable, (proxy, result) => {
+                    try {
+                        proxy.call_finish(result);
+                    } catch (e) {
+                        // An older daemon refuses fps 0 (InvalidOption); a daemon going away
+                        // leaves the call unanswered (it is declared again when one comes back).
+                        const remote = Gio.DBusError.get_remote_error(e) ?? '';
+                        const expected = e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED) ||
+                            ['.InvalidOption', '.NoReply', '.ServiceUnknown', '.UnknownMethod'].some(end => remote.endsWith(end));
+                        if (!expected)
+                            logError(e, 'tickerd: cannot declare the width');
+                        if (remote.endsWith('.NoReply') || remote.endsWith('.ServiceUnknown'))
+                            this._declared = 0;
+                    }
+                });
+        }
+
+        _update() {
+            const owner = this._proxy.g_name_owner;
+            const variant = owner ? this._proxy.get_cached_property('Timeline') : null;
+            this._timeline = null;
+            if (variant) {
+                try {
+                    this._timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(variant));
+                } catch (e) {
+                    logError(e, 'tickerd: unreadable Timeline');
+                }
+            }
+            const text = owner ? this._proxy.get_cached_property('Text') : null;
+            this.accessible_name = text ? text.unpack() : '';
+            this._declare();
+            this._text = null;
+            this._tick();
+        }
+
+        /** Draws the frame of this instant, then runs the clock or waits for the next change. */
+        _tick() {
+            if (this._cellPx === 0)
+                this._measure();
+            const timeline = this._timeline;
+            const now = GLib.get_real_time();
+            // Shown while the text this viewer sees has something in it; an emptied channel's
+            // removal may still wait for its switch, which the item then waits for.
+            let shown = false;
+            if (timeline !== null && this._columns > 0) {
+                const viewed = timeline.viewedTape(now, this._columns);
+                shown = TimelineMath.Timeline.content(viewed.tape, viewed.gap).length > 0;
+            }
+            if (this.visible !== shown)
+                this.visible = shown;
+            if (!shown) {
+                const switchAt = timeline?.switchInstant ?? null;
+                this._sleep(switchAt !== null && switchAt > now && timeline.paused === null ? switchAt : null);
+                return;
+            }
+            const frame = timeline.frame(now, this._columns, 1);
+            if (frame.text !== this._text) {
+                this._text = frame.text;
+                this._label.text = frame.text;
+            }
+            const x = -Math.round(frame.offset * this._cellPx);
+            if (this._label.translation_x !== x)
+                this._label.translation_x = x;
+            const next = timeline.schedule(now, this._columns, frame);
+            if (next.animate) {
+                this._cancelWake();
+                if (!this._clock.is_playing())
+                    this._clock.start();
+            } else {
+                this._sleep(next.at);
+            }
+        }
+
+        /** Stops the clock; wakes at wall-clock instant `at` (µs) unless it is null. */
+        _sleep(at) {
+            if (this._clock.is_playing())
+                this._clock.stop();
+            this._cancelWake();
+            if (at === null)
+                return;
+            const ms = Math.max(1, Math.ceil((at - GLib.get_real_time()) / 1000));
+            this._wakeId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, ms, () => {
+                this._wakeId = 0;
+                this._tick();
+                return GLib.SOURCE_REMOVE;
+            });
+        }
+
+        _cancelWake() {
+            if (this._wakeId) {
+                GLib.source_remove(this._wakeId);
+                this._wakeId = 0;
+            }
+        }
+
+        destroy() {
+            this._cancellable.cancel();
+            if (this._propertiesId)
+                this._proxy.disconnect(this._propertiesId);
+            if (this._ownerId)
+                this._proxy.disconnect(this._ownerId);
+            if (this._declared && this._proxy.g_name_owner) {
+                // The subscription would end with the Shell's connection; end it now.
+                this._proxy.call('Unsubscribe', null, Gio.DBusCallFlags.NO_AUTO_START, -1, null, null);
+            }
+            this._cancelWake();
+            this._clock.stop();
+            this._clock.disconnect(this._clockId);
+            this._label.disconnect(this._styleId);
+            this._clock = null;
+            this._proxy = null;
+            this._timeline = null;
+            super.destroy();
+        }
+    });
+}

@@ -1,0 +1,261 @@
+// The ticker itself, shared by the Plasma 5 and Plasma 6 packages (plain QtQuick, no Plasma
+// imports). It draws the frames the shared Timeline rules give, shifted by the sub-cell offset at
+// the display's frame rate; its frame clock runs only while something moves. It long-polls
+// `tickerctl timeline` for the channel's state; the package's main.qml only runs the commands it
+// asks for on Plasma's executable data engine (whose QML module differs between Plasma 5 and 6).
+import QtQuick 2.15
+import "../code/timeline.js" as T
+import "../code/frames.js" as Frames
+
+Item {
+    id: ticker
+
+    /// The channel shown.
+    property string channel: "main"
+    /// The width in cells (the font's real cell width times this is the widget's width).
+    property int columns: 40
+    /// The font it draws and measures with.
+    property font font
+    /// The text colour.
+    property color color: "black"
+    /// The channel's full text (for the tooltip).
+    readonly property string fullText: feed.text
+    /// Whether there is nothing to show (no daemon, no channel, no message): the widget hides.
+    readonly property bool empty: feed.state !== "online" || feed.messages === 0
+    /// Whether the channel is paused.
+    readonly property bool paused: timeline !== null && timeline.paused !== null
+    /// One cell's width in pixels, measured on a long run of the font's digits.
+    readonly property real cellWidth: probe.advance.width > 0 ? probe.advance.width / 40 : probe.contentWidth / 40
+    /// The width it declares to the daemon: the cells it shows, plus one for the sub-cell shift.
+    readonly property int declaredColumns: columns + 1
+    /// The tickerctl command line (a path or a name on PATH, options may follow: it is not quoted).
+    property string tickerctl: "tickerctl"
+    /// The Timeline in effect, or null.
+    property var timeline: null
+
+    /// Asks for a shell command line to run; main.qml calls `finished` when it has exited.
+    signal start(string command)
+    /// Asks for a command started earlier to be forgotten (its output is no longer wanted).
+    signal forget(string command)
+
+    implicitWidth: empty ? 0 : Math.ceil(columns * cellWidth)
+    implicitHeight: Math.ceil(metrics.height)
+
+    QtObject {
+        id: feed
+        property string state: "offline"
+        property string text: ""
+        property int messages: 0
+        property string digest: ""
+        property string polling: ""
+        property bool ready: false
+        property string text_: ""
+        property real offset: 0
+    }
+
+    FontMetrics {
+        id: metrics
+        font: ticker.font
+    }
+    // Measures a cell as the runs below lay it out (same font, same rendering).
+    Text {
+        id: probe
+        visible: false
+        text: "0000000000000000000000000000000000000000"
+        font: ticker.font
+        renderType: Text.QtRendering
+    }
+
+    /// Starts a long poll for the next change of the channel (dropping one under way).
+    function restartPoll() {
+        if (feed.polling !== "")
+            forget(feed.polling);
+        feed.polling = pollCommand();
+        start(feed.polling);
+    }
+
+    /// A command has exited: a poll's output is taken and the next poll starts; a failed poll
+    /// (tickerctl missing, no bus) is tried again later, waiting twice as long each time (3 s to 1 min).
+    function finished(command, exitCode, stdout) {
+        if (command !== feed.polling)
+            return;
+        feed.polling = "";
+        if (exitCode === 0 && receive(stdout)) {
+            retry.interval = 3000;
+            restartPoll();
+        } else {
+            if (feed.state !== "offline") {
+                feed.state = "offline";
+                timeline = null;
+                redraw();
+            }
+            console.log("tickerd-plasma: poll failed (exit " + exitCode + "), again in " + retry.interval + " ms");
+            retry.start();
+            retry.interval = Math.min(2 * retry.interval, 60000);
+        }
+    }
+
+    /// The shell command that waits for the next change of the channel (long poll).
+    function pollCommand() {
+        var command = "exec " + tickerctl + " timeline --channel " + quote(channel) + " --columns " + declaredColumns;
+        return feed.digest === "" ? command : command + " --after " + feed.digest;
+    }
+
+    /// The shell command that pauses or resumes the channel.
+    function toggleCommand() {
+        return "exec " + tickerctl + (paused ? " resume " : " pause ") + quote(channel);
+    }
+
+    function quote(text) {
+        return "'" + String(text).replace(/'/g, "'\\''") + "'";
+    }
+
+    /// Takes one line of `tickerctl timeline`; false when it is not one.
+    function receive(stdout) {
+        var state;
+        try {
+            state = JSON.parse(stdout);
+        } catch (error) {
+            return false;
+        }
+        if (!state || typeof state.digest !== "string")
+            return false;
+        feed.digest = state.digest;
+        feed.state = state.state;
+        feed.text = state.text || "";
+        feed.messages = state.messages || 0;
+        timeline = state.state === "online" && state.timeline ? new T.Timeline(state.timeline) : null;
+        console.log("tickerd-plasma: timeline " + feed.state + " messages=" + feed.messages +
+                    " paused=" + paused + " digest=" + feed.digest);
+        redraw();
+        return true;
+    }
+
+    /// The channel's whole text at `now` as Render would show it to a viewer wide enough (counters
+    /// at their value of the moment), for the tooltip.
+    function wholeText(now) {
+        var wide = Math.max(columns, T.cellWidth(timeline.content) + 1);
+        return timeline.frame(now, wide).text.trim();
+    }
+
+    /// Draws the frame of now and decides whether the clock keeps running.
+    function redraw() {
+        if (timeline === null || empty) {
+            clock.running = false;
+            wake.stop();
+            feed.text_ = "";
+            runsModel.model = [];
+            return;
+        }
+        var now = Date.now() * 1000;
+        var frame = timeline.frame(now, columns, 1);
+        if (frame.text !== feed.text_) {
+            feed.text_ = frame.text;
+            runsModel.model = Frames.runs(frame.text);
+        }
+        strip.x = -frame.offset * cellWidth;
+        var next = timeline.schedule(now, columns, frame);
+        clock.running = next.animate;
+        if (!next.animate)
+            feed.text = wholeText(now);
+        if (!next.animate && next.at !== null) {
+            // Nothing moves now; one wake-up when the frame may change next.
+            wake.interval = Math.max(1, Math.min(Math.ceil((next.at - now) / 1000), 3600000));
+            wake.restart();
+        } else {
+            wake.stop();
+        }
+    }
+
+    /// Logs where the ticker is in its window (the tests crop their screenshots with it).
+    function reportGeometry() {
+        // The text line: the runs are centred vertically, one line of the font high.
+        var p = ticker.mapToItem(null, 0, (height - metrics.height) / 2);
+        console.log("tickerd-plasma: geometry " + Math.round(p.x) + " " + Math.floor(p.y) + " " +
+                    Math.round(width) + " " + Math.ceil(metrics.height + 1) + " cell " + cellWidth + " layout " + implicitWidth);
+    }
+
+    onFullTextChanged: console.log("tickerd-plasma: tooltip " + fullText)
+    onWidthChanged: reportGeometry()
+    onImplicitWidthChanged: reportGeometry()
+    onHeightChanged: reportGeometry()
+    onXChanged: reportGeometry()
+    onYChanged: reportGeometry()
+    onColumnsChanged: redraw()
+    // Polls start once everything is built (settings arriving at creation start nothing); a new
+    // channel or width starts a new poll (the digest of another channel means nothing).
+    onChannelChanged: {
+        feed.digest = "";
+        if (feed.ready)
+            restartPoll();
+    }
+    onDeclaredColumnsChanged: {
+        if (feed.ready)
+            restartPoll();
+    }
+    Component.onCompleted: {
+        feed.ready = true;
+        restartPoll();
+    }
+    onCellWidthChanged: redraw()
+
+    // The frame clock: an animation ticks once per display frame while it runs.
+    NumberAnimation {
+        id: clock
+        target: feed
+        property: "offset"
+        from: 0
+        to: 1
+        duration: 1000
+        loops: Animation.Infinite
+        running: false
+        onRunningChanged: console.log("tickerd-plasma: clock " + (running ? "running" : "stopped"))
+    }
+    Connections {
+        target: feed
+        function onOffsetChanged() { ticker.redraw(); }
+    }
+    Timer {
+        id: retry
+        interval: 3000
+        onTriggered: ticker.restartPoll()
+    }
+    Timer {
+        id: wake
+        repeat: false
+        onTriggered: ticker.redraw()
+    }
+
+    Item {
+        anchors.fill: parent
+        clip: true
+        visible: !ticker.empty
+
+        Item {
+            id: strip
+            height: parent.height
+            width: (ticker.columns + 1) * ticker.cellWidth
+
+            Repeater {
+                id: runsModel
+                model: []
+                delegate: Text {
+                    x: modelData.cell * ticker.cellWidth
+                    width: modelData.wide ? 2 * ticker.cellWidth : implicitWidth
+                    horizontalAlignment: modelData.wide ? Text.AlignHCenter : Text.AlignLeft
+                    anchors.verticalCenter: parent.verticalCenter
+                    text: modelData.text
+                    textFormat: Text.PlainText
+                    font: ticker.font
+                    color: ticker.color
+                    renderType: Text.QtRendering
+                }
+            }
+        }
+    }
+
+    MouseArea {
+        anchors.fill: parent
+        onClicked: ticker.start(ticker.toggleCommand())
+    }
+}

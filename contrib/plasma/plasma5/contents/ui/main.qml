@@ -1,0 +1,52 @@
+// tickerd Ticker for Plasma 5 (5.27): the shared Ticker, whose long polls of `tickerctl timeline`
+// run on the executable data engine (QML has no D-Bus client here; no compiled plugin needed).
+import QtQuick 2.15
+import QtQuick.Layouts 1.15
+import org.kde.plasma.plasmoid 2.0
+import org.kde.plasma.core 2.0 as PlasmaCore
+
+Item {
+    id: root
+
+    Plasmoid.preferredRepresentation: Plasmoid.fullRepresentation
+    Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
+    Plasmoid.toolTipMainText: ticker.paused ? i18n("tickerd (paused; click to resume)") : i18n("tickerd (click to pause)")
+    Plasmoid.toolTipSubText: ticker.fullText
+    Plasmoid.backgroundHints: PlasmaCore.Types.NoBackground
+
+    Layout.preferredWidth: ticker.implicitWidth
+    Layout.minimumWidth: ticker.implicitWidth
+    Layout.maximumWidth: ticker.implicitWidth
+    Layout.preferredHeight: ticker.implicitHeight
+
+    Ticker {
+        id: ticker
+        anchors.fill: parent
+        channel: plasmoid.configuration.channel || "main"
+        columns: plasmoid.configuration.columns
+        tickerctl: plasmoid.configuration.tickerctl || "tickerctl"
+        font: Qt.font({family: plasmoid.configuration.fontFamily || "monospace", pointSize: PlasmaCore.Theme.defaultFont.pointSize})
+        color: PlasmaCore.Theme.textColor
+        visible: !empty
+        onStart: engine.connectSource(command)
+        onForget: engine.disconnectSource(command)
+    }
+
+    // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    PlasmaCore.ToolTipArea {
+        anchors.fill: parent
+        mainText: Plasmoid.toolTipMainText
+        subText: Plasmoid.toolTipSubText
+    }
+
+    // Runs the Ticker's commands; each source is one command, done when it has exited.
+    PlasmaCore.DataSource {
+        id: engine
+        engine: "executable"
+        connectedSources: []
+        onNewData: {
+            disconnectSource(sourceName);
+            ticker.finished(sourceName, data["exit code"], data["stdout"]);
+        }
+    }
+}

@@ -1,0 +1,55 @@
+// tickerd Ticker for Plasma 6: the same shared Ticker as the Plasma 5 package; only the root type
+// (PlasmoidItem), the data engine's module (plasma5support) and the theme's font (Kirigami)
+// differ. Not run on this machine (Debian 12 ships Plasma 5.27): see the README.
+import QtQuick
+import QtQuick.Layouts
+import org.kde.plasma.plasmoid
+import org.kde.plasma.core as PlasmaCore
+import org.kde.plasma.plasma5support as P5Support
+import org.kde.kirigami as Kirigami
+
+PlasmoidItem {
+    id: root
+
+    preferredRepresentation: fullRepresentation
+    Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
+    toolTipMainText: ticker.paused ? i18n("tickerd (paused; click to resume)") : i18n("tickerd (click to pause)")
+    toolTipSubText: ticker.fullText
+    Plasmoid.backgroundHints: PlasmaCore.Types.NoBackground
+
+    Layout.preferredWidth: ticker.implicitWidth
+    Layout.minimumWidth: ticker.implicitWidth
+    Layout.maximumWidth: ticker.implicitWidth
+    Layout.preferredHeight: ticker.implicitHeight
+
+    Ticker {
+        id: ticker
+        anchors.fill: parent
+        channel: Plasmoid.configuration.channel || "main"
+        columns: Plasmoid.configuration.columns
+        tickerctl: Plasmoid.configuration.tickerctl || "tickerctl"
+        font: Qt.font({family: Plasmoid.configuration.fontFamily || "monospace", pointSize: Kirigami.Theme.defaultFont.pointSize})
+        color: Kirigami.Theme.textColor
+        visible: !empty
+        onStart: command => engine.connectSource(command)
+        onForget: command => engine.disconnectSource(command)
+    }
+
+    // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    PlasmaCore.ToolTipArea {
+        anchors.fill: parent
+        mainText: root.toolTipMainText
+        subText: root.toolTipSubText
+    }
+
+    // Runs the Ticker's commands; each source is one command, done when it has exited.
+    P5Support.DataSource {
+        id: engine
+        engine: "executable"
+        connectedSources: []
+        onNewData: (sourceName, data) => {
+            disconnectSource(sourceName);
+            ticker.finished(sourceName, data["exit code"], data["stdout"]);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+// For contrib/tests/gnome-shell-test.sh only (never installed for users): on the test's session
+// bus as io.github.tickerd.ShellTestHelper, it leaves the overview the Shell starts in and reports
+// where the tickerd item's clip is on screen and the cell width the item measured, so the
+// screenshots can be read cell by cell.
+/* exported init */
+'use strict';
+
+const {Gio} = imports.gi;
+const Main = imports.ui.main;
+
+const HELPER_XML = `<node><interface name="io.github.tickerd.ShellTestHelper">
+  <method name="HideOverview"><arg type="b" direction="out"/></method>
+  <method name="Clip"><arg type="b" direction="out"/><arg type="d" direction="out"/><arg type="d" direction="out"/>
+    <arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="u" direction="out"/>
+    <arg type="d" direction="out"/></method>
+</interface></node>`;
+
+class Helper {
+    /** Leaves the overview; true once it is hidden. */
+    HideOverview() {
+        if (Main.overview.visible)
+            Main.overview.hide();
+        return !Main.overview.visible && !Main.overview.animationInProgress;
+    }
+
+    /** (shown, x, y, width, height, cell px, columns, panel height) of the tickerd item's clip. */
+    Clip() {
+        const item = Main.panel.statusArea.tickerd;
+        if (!item || !item._clip || !item.visible || !item._clip.get_stage())
+            return [false, 0, 0, 0, 0, 0, 0, Main.panel.height];
+        const [x, y] = item._clip.get_transformed_position();
+        const [width, height] = item._clip.get_transformed_size();
+        return [true, x, y, width, height, item._cellPx, item._columns, Main.panel.height];
+    }
+}
+
+class Extension {
+    enable() {
+        this._object = Gio.DBusExportedObject.wrapJSObject(HELPER_XML, new Helper());
+        this._object.export(Gio.DBus.session, '/io/github/tickerd/ShellTestHelper');
+        this._nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, 'io.github.tickerd.ShellTestHelper',
+            Gio.BusNameOwnerFlags.NONE, null, null);
+    }
+
+    disable() {
+        Gio.bus_unown_name(this._nameId);
+        this._object.unexport();
+    }
+}
+
+function init() {
+    return new Extension();
+}

@@ -1,0 +1,460 @@
+#!/usr/bin/python3
+"""The checks of contrib/tests/gnome-shell-test.sh, run inside its dbus-run-session.
+
+With gnome-shell (and the tickerd extension) on the session bus, this drives tickerd with tickerctl
+and checks what a user sees, through screenshots of the top bar (org.gnome.Shell.Screenshot, which
+answers only the owner of org.gnome.Screenshot — this process owns it):
+
+* cost while nothing moves: gnome-shell's CPU time and wake-ups (context switches of all its
+  threads, from /proc) with the extension enabled equal those with it disabled, within noise, at
+  start-up with nothing to show, with a still text, and once the channel is emptied;
+* over one whole cycle of a scrolling tape with a counting field and jumping dots, read cell by cell
+  (the clip's place and the cell width come from the test-only helper extension): every shot is a
+  frame of the daemon's Render at an instant within the shot's call window — no cell inked where
+  Render has a space (two overlapping copies would), every glyph present, a raised dot high and a
+  resting dot low, the counter's digits where Render puts them; the item's width and the rest of
+  the bar never change; the text moves at the Timeline's speed (±2%, by cross-correlating
+  successive shots); raised dots seen; digits change;
+* after a daemon restart the shots match Render again (the phase is right).
+
+The gnome-shell scrolling cost is printed (ms/s of CPU, with the extension and disabled) for
+docs/benchmarks.md. Exits 1 naming the failing check and frame; shots stay in --artifacts.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+import gi
+import numpy as np
+
+gi.require_version('GdkPixbuf', '2.0')
+from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
+
+TICKER = 'io.github.tickerd.Ticker1'
+CHANNEL_PATH = '/io/github/tickerd/Ticker1/channel/main'
+CHANNEL = 'io.github.tickerd.Ticker1.Channel'
+HELPER = 'io.github.tickerd.ShellTestHelper'
+INK = 96  # grey level above which a pixel is ink (white text on the black bar)
+SPEED = 8.0
+
+
+class Failure(Exception):
+    pass
+
+
+def now_us():
+    return time.clock_gettime_ns(time.CLOCK_REALTIME) // 1000
+
+
+def wait_for(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            result = condition()
+        except GLib.Error:
+            result = None
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise Failure(f'timed out waiting for {what}')
+        time.sleep(0.05)
+
+
+class Probe:
+    def __init__(self, args):
+        self.args = args
+        flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        self.bus = Gio.DBusConnection.new_for_address_sync(args.bus, flags, None, None)
+        reply = self.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'RequestName',
+                          GLib.Variant('(su)', ('org.gnome.Screenshot', 4)))
+        if reply[0] != 1:
+            raise Failure('could not own org.gnome.Screenshot')
+        self.tickerd = None
+        self.shots = 0
+
+    def call(self, name, path, iface, method, args=None, timeout=20000):
+        return self.bus.call_sync(name, path, iface, method, args, None, Gio.DBusCallFlags.NONE, timeout, None).unpack()
+
+    # tickerd
+
+    def start_tickerd(self):
+        log = open(os.path.join(self.args.work, 'tickerd.log'), 'a')
+        self.tickerd = subprocess.Popen(
+            [os.path.join(self.args.bin, 'tickerd'), '--bus', self.args.bus, '--state-dir',
+             os.path.join(self.args.work, 'state'), '--config', os.path.join(self.args.work, 'tickerd.toml')],
+            stdout=log, stderr=log)
+        wait_for(lambda: self.ctl('status', check=False).returncode == 0, 30, 'tickerd to serve the bus')
+
+    def stop_tickerd(self):
+        self.tickerd.terminate()
+        self.tickerd.wait(30)
+
+    def ctl(self, *args, check=True):
+        return subprocess.run([os.path.join(self.args.bin, 'tickerctl'), '--bus', self.args.bus, *args],
+                              check=check, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def render(self, columns, at):
+        return self.call(TICKER, CHANNEL_PATH, CHANNEL, 'Render', GLib.Variant('(ux)', (columns, at)))
+
+    def timeline(self):
+        return self.call(TICKER, CHANNEL_PATH, 'org.freedesktop.DBus.Properties', 'Get',
+                         GLib.Variant('(ss)', (CHANNEL, 'Timeline')))[0]
+
+    # the Shell
+
+    def extension(self, enabled):
+        method = 'EnableExtension' if enabled else 'DisableExtension'
+        self.call('org.gnome.Shell', '/org/gnome/Shell', 'org.gnome.Shell.Extensions', method,
+                  GLib.Variant('(s)', (self.args.uuid,)))
+        info = lambda: self.call('org.gnome.Shell', '/org/gnome/Shell', 'org.gnome.Shell.Extensions',
+                                 'GetExtensionInfo', GLib.Variant('(s)', (self.args.uuid,)))[0]
+        wait_for(lambda: info().get('state') == (1 if enabled else 2), 10, f'the extension to be {method}d')
+
+    def clip(self):
+        return self.call(HELPER, '/io/github/tickerd/ShellTestHelper', HELPER, 'Clip')
+
+    def shot(self, name, height):
+        path = os.path.join(self.args.artifacts, f'{name}.png')
+        before = now_us()
+        ok, _ = self.call('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot', 'org.gnome.Shell.Screenshot',
+                          'ScreenshotArea', GLib.Variant('(iiiibs)', (0, 0, 1280, height, False, path)))
+        after = now_us()
+        if not ok:
+            raise Failure(f'screenshot {name} failed')
+        pixbuf = GdkPixbuf.Pixbuf.new_from_file(path)
+        rowstride, channels = pixbuf.get_rowstride(), pixbuf.get_n_channels()
+        data = np.frombuffer(pixbuf.get_pixels(), dtype=np.uint8)
+        rows = [data[r * rowstride:r * rowstride + pixbuf.get_width() * channels] for r in range(pixbuf.get_height())]
+        image = np.stack(rows).reshape(pixbuf.get_height(), pixbuf.get_width(), channels)[:, :, :3]
+        grey = image.astype(np.int32).mean(axis=2)
+        self.shots += 1
+        return before, after, grey, path
+
+    # cost
+
+    def shell_counters(self):
+        """(CPU seconds of the whole process, {thread: context switches})."""
+        ticks = os.sysconf('SC_CLK_TCK')
+        base = f'/proc/{self.args.shell_pid}'
+        with open(f'{base}/stat') as f:
+            fields = f.read().rsplit(')', 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime, exited threads included
+        switches = {}
+        for task in os.listdir(f'{base}/task'):
+            try:
+                with open(f'{base}/task/{task}/status') as f:
+                    switches[task] = sum(int(line.split()[1]) for line in f
+                                         if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')))
+            except FileNotFoundError:
+                continue
+        return cpu, switches
+
+    def cost(self, seconds):
+        """gnome-shell's (ms of CPU per s, wake-ups per s) over `seconds` (wake-ups: context switches
+        of every thread that lived through the window or began in it)."""
+        cpu0, sw0 = self.shell_counters()
+        t0 = time.monotonic()
+        time.sleep(seconds)  # a measuring window, not a synchronisation
+        cpu1, sw1 = self.shell_counters()
+        elapsed = time.monotonic() - t0
+        wakeups = sum(count - sw0.get(task, 0) for task, count in sw1.items())
+        return 1000 * (cpu1 - cpu0) / elapsed, wakeups / elapsed
+
+    def settle(self):
+        """Waits until gnome-shell is quiet (start-up animations and the like over)."""
+        wait_for(lambda: self.cost(1.0)[0] < 15.0, 60, 'gnome-shell to go quiet')
+
+    def idle_cost_check(self, what):
+        """With nothing moving, the enabled extension costs what the disabled one does."""
+        window = self.args.cost_window
+        self.settle()
+        enabled = self.cost(window)
+        self.extension(False)
+        disabled = self.cost(window)
+        self.extension(True)
+        print(f'gnome-shell, {what}: extension enabled {enabled[0]:.1f} ms/s, {enabled[1]:.1f} wake-ups/s; '
+              f'disabled {disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s')
+        if enabled[0] > disabled[0] + max(3.0, 0.3 * disabled[0]) or enabled[1] > disabled[1] + max(5.0, 0.3 * disabled[1]):
+            raise Failure(f'{what}: gnome-shell costs more with the extension ({enabled[0]:.1f} ms/s, '
+                          f'{enabled[1]:.1f} wake-ups/s) than without ({disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s)')
+
+
+class Reader:
+    """Reads the item's cells from a shot and matches them with Render's frames."""
+
+    def __init__(self, probe, geometry):
+        _, self.x, self.y, self.width, self.height, self.cell, self.columns, self.panel = geometry
+        self.columns = int(self.columns)
+        self.probe = probe
+        self.cache = {}
+        self.raised = 0
+        self.digits = set()
+        self.samples = []  # (digit Render shows, the cell's pixels, shot name)
+
+    def frame(self, at):
+        if at not in self.cache:
+            self.cache[at] = self.probe.render(self.columns, at)
+        return self.cache[at]
+
+    def mismatches(self, grey, text, offset, limit=None):
+        """Cells whose ink disagrees with `text` drawn at `offset` (a list of (cell, expected, seen))."""
+        shift = -round(offset * self.cell)
+        top, bottom = int(round(self.y)), int(round(self.y + self.height))
+        middle = (top + bottom) / 2
+        wrong = []
+        for k, char in enumerate(text):
+            left = self.x + shift + k * self.cell
+            if left < self.x - 0.01 or left + self.cell > self.x + self.width + 0.01:
+                continue
+            a, b = int(np.ceil(left)) + 1, int(np.floor(left + self.cell)) - 1
+            block = grey[top:bottom, a:b]
+            inked = block.max() > INK
+            if char == ' ':
+                ok = not inked
+                seen = 'ink' if inked else 'blank'
+            else:
+                ok = inked
+                seen = 'ink' if inked else 'blank'
+                if inked and char in '.\u02d9':
+                    weights = np.clip(block - INK, 0, None).sum(axis=1)
+                    centre = top + (weights * np.arange(len(weights))).sum() / weights.sum()
+                    high = centre < middle
+                    ok = high == (char == '\u02d9')
+                    seen = 'high dot' if high else 'low dot'
+            if not ok:
+                wrong.append((k, char, seen))
+                if limit is not None and len(wrong) > limit:
+                    break
+        return wrong
+
+    def match(self, shot):
+        """The instant within the shot's call window whose Render frame the shot shows, or a failure text."""
+        before, after, grey, path = shot
+        best = None
+        matching = []
+        # A loaded machine may show a frame a little late: instants from 250 ms before the call.
+        for at in range(before - 250_000, after + 4_000, 4_000):
+            text, offset, _ = self.frame(at)
+            wrong = self.mismatches(grey, text, offset, limit=0 if best is not None or matching else None)
+            if not wrong:
+                matching.append(at)
+            elif not matching and (best is None or len(wrong) < len(best[1])):
+                best = (at, wrong, text)
+        if matching:
+            # Ink agrees over a pixel or two of motion: the best aligned instant centres the glyphs.
+            at = min(matching, key=lambda m: self.alignment_error(grey, *self.frame(m)[:2]))
+            text, offset, _ = self.frame(at)
+            numbers = {tuple(w for w in self.frame(m)[0].split() if any(c.isdigit() for c in w)) for m in matching}
+            if len(numbers) == 1:  # the counter did not tick while this shot may have been painted
+                self.sample_digits(grey, text, offset, os.path.basename(path))
+            if '\u02d9' in text:
+                self.raised += 1
+            for word in text.split():
+                if any(c.isdigit() for c in word):
+                    self.digits.add(word)
+            return at, None
+        at, wrong, text = best
+        return None, (f'{os.path.basename(path)} (taken {before}–{after} µs) is no frame of Render: nearest at {at} '
+                      f'is {text!r}, cells (cell, Render, seen) {wrong[:6]}')
+
+    def alignment_error(self, grey, text, offset):
+        """Mean distance (px) of each letter's or digit's ink centre from its cell's centre."""
+        top, bottom = int(round(self.y)), int(round(self.y + self.height))
+        errors = []
+        for k, char in enumerate(text):
+            left = self.cell_left(k, offset)
+            if not char.isalnum() or left < self.x or left + self.cell > self.x + self.width:
+                continue
+            a = int(np.floor(left))
+            weights = np.clip(grey[top:bottom, a:a + int(np.ceil(self.cell))] - INK, 0, None).sum(axis=0)
+            if weights.sum() > 0:
+                centre = a + (weights * np.arange(len(weights))).sum() / weights.sum() + 0.5
+                errors.append(abs(centre - (left + self.cell / 2)))
+        return np.mean(errors) if errors else 0.0
+
+    def cell_left(self, k, offset):
+        return self.x - round(offset * self.cell) + k * self.cell
+
+    def sample_digits(self, grey, text, offset, name):
+        top, bottom = int(round(self.y)), int(round(self.y + self.height))
+        for k, char in enumerate(text):
+            left = self.cell_left(k, offset)
+            if char.isdigit() and left >= self.x and left + self.cell <= self.x + self.width:
+                a = int(np.floor(left))
+                self.samples.append((char, grey[top:bottom, a:a + int(self.cell)].copy(), name))
+
+    def digits_read(self):
+        """Digit cells whose pixels look more like another digit than the one Render shows there
+        (each digit's look: the mean of every cell where Render shows it)."""
+        looks = {}
+        for char in {c for c, _, _ in self.samples}:
+            looks[char] = np.mean([block for c, block, _ in self.samples if c == char], axis=0)
+        wrong = []
+        for char, block, name in self.samples:
+            nearest = min(looks, key=lambda c: np.abs(looks[c] - block).mean())
+            if nearest != char:
+                wrong.append(f'{name}: Render shows {char}, the cell looks like {nearest}')
+        return len(looks), wrong
+
+    def profile(self, grey):
+        top, bottom = int(round(self.y)), int(round(self.y + self.height))
+        a, b = int(round(self.x)), int(round(self.x + self.width))
+        return np.clip(grey[top:bottom, a:b] - INK, 0, None).sum(axis=0)
+
+
+def shift_between(first, second, most):
+    """Pixels the text moved left from profile `first` to `second` (best of 0…most)."""
+    best, best_error = 0, None
+    n = len(first)
+    for d in range(0, most + 1):
+        a, b = first[d:], second[:n - d]
+        error = np.abs(a - b).mean()
+        if best_error is None or error < best_error:
+            best, best_error = d, error
+    return best
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ('--bin', '--bus', '--shell-log', '--work', '--artifacts', '--uuid'):
+        parser.add_argument(option, required=True)
+    parser.add_argument('--shell-pid', type=int, required=True)
+    parser.add_argument('--cost-window', type=float, default=8)
+    args = parser.parse_args()
+    started = time.monotonic()
+    try:
+        probe = Probe(args)
+        wait_for(lambda: probe.call(HELPER, '/io/github/tickerd/ShellTestHelper', HELPER, 'HideOverview')[0], 120,
+                 'the Shell to start and leave its overview')
+        probe.start_tickerd()
+        print(f'gnome-shell up and tickerd serving after {time.monotonic() - started:.0f} s')
+
+        # Start-up with nothing to show.
+        if probe.clip()[0]:
+            raise Failure('the item shows while the channel is empty')
+        probe.idle_cost_check('start-up with nothing to show')
+
+        # Scrolling, with a counting field and jumping dots.
+        probe.ctl('configure', 'main', f'speed={SPEED:g}', 'mode=continuous')
+        # A slow count (one step in about 1.2 s), so each shot's digits are known for sure.
+        probe.ctl('set', '--duration', '600s', '--grouping', '--from', '12000', 'builds', '12500')
+        # Urgent posts switch at once, so one tape is seen over a whole cycle.
+        probe.ctl('post', '--urgent', '--id', 'ci', 'CI today: {builds} builds')
+        probe.ctl('post', '--urgent', '--id', 'sync', '--effect', 'dots', 'Syncing...')
+        probe.ctl('post', '--urgent', '--id', 'long', 'It is a long message, so the tape scrolls in a 360 px item')
+        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the item to show')
+        reader = Reader(probe, geometry)
+        print(f'item: {reader.width:.0f}x{reader.height:.0f} px at ({reader.x:.0f}, {reader.y:.0f}), '
+              f'{reader.columns} columns of {reader.cell:.3f} px')
+        timeline = probe.timeline()
+        if 'next' in timeline:
+            raise Failure(f'an urgent post left a pending change: {timeline}')
+        cycle = timeline['width'] / timeline['speed']
+        expected_px = timeline['speed'] * reader.cell
+        height = int(reader.panel)
+        failures = []
+        profiles = []
+        outside = {}
+        index = 0
+        # Shots until they span one whole cycle (and a little more).
+        while not profiles or (profiles[-1][0] - profiles[0][0]) / 1e6 < cycle + 0.3:
+            shot = probe.shot(f'scroll-{index:04d}', height)
+            at, failure = reader.match(shot)
+            if failure:
+                failures.append(failure)
+            profiles.append(((shot[0] + shot[1]) / 2, reader.profile(shot[2])))
+            # The rest of the bar, outside the item, within one wall-clock minute (the clock).
+            rest = shot[2].copy()
+            rest[:, int(reader.x) - 2:int(reader.x + reader.width) + 3] = 0
+            minute = shot[0] // 60_000_000
+            if minute in outside and not np.array_equal(outside[minute][0], rest):
+                failures.append(f'the bar outside the item changed between {outside[minute][1]} and '
+                                f'{os.path.basename(shot[3])} (the item changed width)')
+            outside.setdefault(minute, (rest, os.path.basename(shot[3])))
+            index += 1
+        if probe.clip()[1:5] != geometry[1:5]:
+            failures.append(f'the item moved or changed size: {geometry[1:5]} then {probe.clip()[1:5]}')
+        moved = sum(shift_between(a[1], b[1], int((b[0] - a[0]) / 1e6 * expected_px * 1.5) + 4)
+                    for a, b in zip(profiles, profiles[1:]))
+        seconds = (profiles[-1][0] - profiles[0][0]) / 1e6
+        speed = moved / seconds
+        print(f'scrolling: {index} shots over {seconds:.1f} s (one cycle is {cycle:.1f} s); '
+              f'{speed:.1f} px/s (Timeline: {expected_px:.1f}); {reader.raised} shots with raised dots; '
+              f'counter values seen: {sorted(reader.digits)[:8]}')
+        if abs(speed - expected_px) > 0.02 * expected_px:
+            failures.append(f'the text moves at {speed:.1f} px/s, the Timeline says {expected_px:.1f} px/s')
+        if reader.raised == 0:
+            failures.append('no shot shows a raised dot')
+        if len(reader.digits) < 2:
+            failures.append(f'the counter does not count on screen: {reader.digits}')
+        kinds, misread = reader.digits_read()
+        print(f'counter digits: {len(reader.samples)} digit cells read, {kinds} different digits, {len(misread)} misread')
+        if kinds < 5 or misread:
+            failures.append(f'the counter\'s digits are not Render\'s ({kinds} digits seen): {misread[:3]}')
+        if failures:
+            raise Failure('; '.join(failures[:5]) + (f' (and {len(failures) - 5} more)' if len(failures) > 5 else ''))
+
+        # The scrolling cost, with the extension and without.
+        window = args.cost_window
+        scrolling = probe.cost(window)
+        probe.extension(False)
+        disabled = probe.cost(window)
+        probe.extension(True)
+        print(f'gnome-shell scrolling cost ({window:g} s windows): extension enabled {scrolling[0]:.1f} ms/s, '
+              f'{scrolling[1]:.1f} wake-ups/s; disabled {disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s')
+
+        # A daemon restart: the item comes back at the right phase. First the re-enabled item must
+        # show Render's frames, so a mismatch after the restart is the restart's.
+        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the re-enabled item')
+        reader = Reader(probe, geometry)
+        _, failure = reader.match(probe.shot('before-restart', height))
+        if failure:
+            raise Failure(f'the re-enabled item: {failure}')
+        before = probe.timeline()
+        probe.stop_tickerd()
+        probe.start_tickerd()
+        after = probe.timeline()
+        changed = {key: (before.get(key), after.get(key)) for key in set(before) | set(after)
+                   if before.get(key) != after.get(key)}
+        print(f'daemon restart: the Timeline keys that changed: {changed}')
+        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the item after the restart')
+        reader = Reader(probe, geometry)
+        failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
+                    if failure]
+        if failures:
+            raise Failure(f'after a daemon restart, {len(failures)} of 20 shots: ' + '; '.join(failures[:3]))
+        print('daemon restart: 20 shots match Render')
+
+        # A still text, then an emptied channel: nothing moves, nothing costs.
+        probe.ctl('remove', 'ci', 'sync', 'long')
+        probe.ctl('post', '--urgent', '--id', 'still', 'still text')
+        wait_for(lambda: probe.render(reader.columns, now_us())[0].startswith('still text'), 60, 'the still text')
+        _, failure = reader.match(probe.shot('still', height))
+        if failure:
+            raise Failure(f'still text: {failure}')
+        probe.idle_cost_check('a still text')
+        probe.ctl('remove', 'still')
+        wait_for(lambda: not probe.clip()[0], 30, 'the item to hide once the channel is emptied')
+        probe.idle_cost_check('an emptied channel')
+    except Failure as failure:
+        print(f'FAIL: {failure}', file=sys.stderr)
+        return 1
+    finally:
+        try:
+            if probe.tickerd:
+                probe.tickerd.terminate()
+                probe.tickerd.wait(30)
+        except NameError:
+            pass
+    # Passing shots are not kept; failing ones stay for a look.
+    for name in os.listdir(args.artifacts):
+        if name.endswith('.png') and not name.startswith(('scroll-0000', 'before-restart', 'restart-00', 'still')):
+            os.remove(os.path.join(args.artifacts, name))
+    print(f'gnome-shell: all checks hold ({probe.shots} screenshots, {time.monotonic() - started:.0f} s)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

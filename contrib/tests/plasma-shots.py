@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""Reads the Plasma widget's screenshots against the daemon's Render (contrib/tests/plasma-test.sh).
+
+Usage: plasma-shots.py SHOTS_DIR FONT_FILE CELL_PX X Y W H COLUMNS SPEED -- TICKERCTL...
+
+SHOTS_DIR holds shot-NNN.png and times.txt (one line per shot: NNN and the wall-clock
+microseconds just before and just after the screenshot). For each shot the daemon's frame at the
+shot's instant (`TICKERCTL render --columns COLUMNS+1 --at @T --json`) is drawn in the same font,
+one cluster per cell of CELL_PX, shifted left by its offset; the text region (X Y W H) of the
+shot must match it (column ink profile, normalised correlation ≥ MIN_MATCH: one copy of the
+right text, nothing overlapping) within the screenshot's own timing uncertainty, and the residual
+shift must not drift: the text moves at SPEED cells a second (±2%). With SPEED 0 the text must
+stand still. Prints one line per shot and a verdict; exits 1 naming the first failing shot.
+"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy
+from PIL import Image, ImageDraw, ImageFont
+
+MIN_MATCH = 0.85
+MOST_LATE = 0.2  # at most this share of shots may show a frame up to LATEST late (a starved CPU)
+LATEST = 1.0
+DISPLAY_LATENCY = 0.034  # s: a frame is on screen one or two display frames after it was computed
+SCALE = 4  # the reference is drawn at 4× horizontal resolution for sub-pixel offsets
+
+
+def cells_of(ch):
+    c = ord(ch)
+    if 0x300 <= c <= 0x36f or 0x200b <= c <= 0x200f or 0xfe00 <= c <= 0xfe0f:
+        return 0
+    wide = (0x1100 <= c <= 0x115f or 0x2e80 <= c <= 0xa4cf or 0xac00 <= c <= 0xd7a3 or
+            0xf900 <= c <= 0xfaff or 0xff00 <= c <= 0xff60 or 0x1f300 <= c <= 0x1faff)
+    return 2 if wide else 1
+
+
+def text_profile(text, font, cell):
+    """Column ink profile, at SCALE× horizontal resolution, of `text` drawn one cluster per cell
+    (a 2-cell cluster centred in its cells), as the widget lays it out."""
+    image = Image.new("L", (int((len(text) * 2 + 2) * cell * SCALE), 64), 0)
+    x = 0.0
+    for ch in text:
+        w = cells_of(ch)
+        if w:
+            glyph = Image.new("L", (int(3 * cell) + 4, 64), 0)
+            ImageDraw.Draw(glyph).text((0, 0), ch, fill=255, font=font)
+            glyph = glyph.resize((glyph.width * SCALE, 64))
+            left = x + (w * cell - font.getlength(ch)) / 2 if w == 2 else x
+            image.paste(glyph, (int(round(left * SCALE)), 0), glyph)
+        x += w * cell
+    return numpy.asarray(image, dtype=float).sum(axis=0)
+
+
+def reference(full, offset, cell, width):
+    """`width` px of a text profile shifted left by `offset` cells (right when negative)."""
+    start = int(round(offset * cell * SCALE))
+    if start < 0:
+        prof = numpy.concatenate([numpy.zeros(-start), full])[:width * SCALE]
+    else:
+        prof = full[start:start + width * SCALE]
+    prof = numpy.pad(prof, (0, max(0, width * SCALE - len(prof))))
+    return prof.reshape(width, SCALE).sum(axis=1)
+
+
+def profile(path, x, y, w, h):
+    """Column ink profile of the text region of a screenshot (ink = distance from the background)."""
+    gray = numpy.asarray(Image.open(path).convert("L").crop((x, y, x + w, y + h)), dtype=float)
+    return numpy.abs(gray - numpy.median(gray)).sum(axis=0)
+
+
+def smooth(prof, cell):
+    """Blurred over about half a cell: anti-aliasing differs between Qt and the reference, the
+    text's shape at cell scale does not."""
+    k = max(3, int(round(cell / 2)) | 1)
+    return numpy.convolve(prof, numpy.ones(k) / k, mode="same")
+
+
+def correlation(a, b):
+    a = a - a.mean()
+    b = b - b.mean()
+    d = numpy.linalg.norm(a) * numpy.linalg.norm(b)
+    return float(a @ b / d) if d > 0 else (1.0 if numpy.linalg.norm(a) == numpy.linalg.norm(b) else 0.0)
+
+
+def best_residual(shot, text, offset, font, cell, w, reach):
+    """(residual px, correlation): how much further left than Render's frame the text is drawn."""
+    full = text_profile(text, font, cell)
+    best = (0.0, -2.0)
+    for quarter in range(-int(reach * 4), int(reach * 4) + 1):
+        r = quarter / 4
+        c = correlation(shot, smooth(reference(full, offset + r / cell, cell, w), cell))
+        if c > best[1]:
+            best = (r, c)
+    return best
+
+
+def main():
+    args = sys.argv[1:]
+    split = args.index("--")
+    shots_dir, font_file = args[0], args[1]
+    cell = float(args[2])
+    x, y, w, h, columns = (int(v) for v in args[3:8])
+    speed = float(args[8])
+    tickerctl = [a for a in args[split + 1:] if a != "--strict"]
+    strict = "--strict" in args[split + 1:]  # no late frame allowed
+    font = ImageFont.truetype(font_file, max(6, round(cell / 0.60205)))  # DejaVu Sans Mono: 0.602 em
+    def render(t):
+        out = subprocess.run(tickerctl + ["render", "--columns", str(columns + 2), "--at", "@%.6f" % (t / 1e6),
+                                          "--json"], check=True, capture_output=True, text=True).stdout
+        return json.loads(out)
+
+    rows = []
+    late = []
+    for line in open(os.path.join(shots_dir, "times.txt")):
+        n, before, after = line.split()
+        mid = (int(before) + int(after)) / 2
+        frame = render(mid)
+        text = frame["text"]
+        shot = smooth(profile(os.path.join(shots_dir, "shot-%s.png" % n), x, y, w, h), cell)
+        # The shot's own duration, two display frames of latency (60 Hz), and a pixel.
+        reach = speed * cell * ((int(after) - int(before)) / 2e6 + DISPLAY_LATENCY) + 1.0
+        r, match = best_residual(shot, text, frame["offset"], font, cell, w, reach)
+        print("shot %s: t=%d frame=%r offset=%.3f residual=%.2fpx (allowed ±%.1f) match=%.3f"
+              % (n, mid, text[:columns], frame["offset"], r, reach, match))
+        with open(os.path.join(shots_dir, "frame-%s.txt" % n), "w") as f:
+            f.write(text + "\n")
+        if match < MIN_MATCH:
+            # Text that changes every display frame (a counter counting): the frame on screen may
+            # be one computed up to DISPLAY_LATENCY before the shot; that is on time.
+            for lag in numpy.arange(0.004, DISPLAY_LATENCY + 0.001, 0.004):
+                earlier = render(mid - lag * 1e6)
+                r2, match2 = best_residual(shot, earlier["text"], earlier["offset"], font, cell, w, reach)
+                if match2 >= MIN_MATCH:
+                    print("shot %s: shows the frame of %.0f ms earlier (match %.3f), within the display latency"
+                          % (n, lag * 1000, match2))
+                    r, match = r2, match2
+                    break
+        if match >= MIN_MATCH:
+            rows.append((n, mid, r, match, reach))
+            continue
+        if strict:
+            sys.exit("FAIL: shot %s does not show the frame of its instant" % n)
+        # Not the frame of its instant: a frame shown late (the display starved), or a wrong one.
+        for lag in numpy.arange(DISPLAY_LATENCY + 0.033, LATEST, 0.033):
+            earlier = render(mid - lag * 1e6)
+            r2, match2 = best_residual(shot, earlier["text"], earlier["offset"], font, cell, w, reach)
+            if match2 >= MIN_MATCH:
+                print("shot %s: shows the frame of %.0f ms earlier (match %.3f)" % (n, lag * 1000, match2))
+                late.append(n)
+                break
+        else:
+            sys.exit("FAIL: shot %s matches Render's frame only %.3f (< %.2f), nor one of the last %.0f s:"
+                     " wrong or overlapping text" % (n, match, MIN_MATCH, LATEST))
+    if len(late) > MOST_LATE * (len(rows) + len(late)):
+        sys.exit("FAIL: %d of %d shots show a late frame" % (len(late), len(rows) + len(late)))
+    times = numpy.array([row[1] for row in rows]) / 1e6
+    residuals = numpy.array([row[2] for row in rows])
+    drift = numpy.polyfit(times, residuals, 1)[0] if len(rows) > 2 else 0.0
+    span = times[-1] - times[0]
+    if speed == 0:
+        if residuals.max() - residuals.min() > 0.5:
+            sys.exit("FAIL: the text moved %.1f px while it should stand still" % (residuals.max() - residuals.min()))
+        print("still: the text stood still over %.1f s, matching Render (worst %.3f)"
+              % (span, min(r[3] for r in rows)))
+        return
+    expected = speed * cell
+    print("speed: %.2f px/s expected, %.2f px/s measured over %.1f s; worst match %.3f; %d late of %d"
+          % (expected, expected + drift, span, min(r[3] for r in rows), len(late), len(rows) + len(late)))
+    if span < 3:
+        print("(phase only: %.1f s is too short to measure the speed to 2%%)" % span)
+        return
+    if abs(drift) > 0.02 * expected:
+        sys.exit("FAIL: the text moves at %.2f px/s, the Timeline says %.2f (±2%%)" % (expected + drift, expected))
+
+
+if __name__ == "__main__":
+    main()
