@@ -132,6 +132,32 @@ class Counter {
     number(t) {
         return formatNumber(this.value(t), this.decimals, this.grouping);
     }
+
+    /**
+     * The first instant after `t` at which the written number changes, or null. Exact for the
+     * monotonic curves (bisection); the bounce curves answer `t + 1` (never late, may be early).
+     */
+    nextChange(t) {
+        if (!this.isCounting(t))
+            return null;
+        if (this.easing.includes('Bounce'))
+            return t + 1;
+        const written = this.number(t);
+        let a = Math.max(t, this.start) + 1;
+        let b = this.endInstant;
+        if (this.number(a) !== written)
+            return a;
+        if (this.number(b) === written)
+            return null;
+        while (b - a > 1) {
+            const middle = Math.floor((a + b) / 2);
+            if (this.number(middle) !== written)
+                b = middle;
+            else
+                a = middle;
+        }
+        return b;
+    }
 }
 
 /**
@@ -208,22 +234,43 @@ class DotsEffect {
         return [0, 1, 2].some(dot => this.timeIntoJump(dot, t) !== null);
     }
 
-    /** The next instant after `t` at which a jump begins, or null. */
-    nextJump(t) {
+    /** The next instant after `t` at which a dot is raised or lowered in a text frame, or null. */
+    nextChange(t) {
+        const span = DotsEffect.raisedSpan();
         let best = null;
+        const last = this.lastWave;
         for (let dot = 0; dot < 3; dot++) {
             const first = this.start + dot * DotsEffect.STAGGER;
-            let k = Math.max(0, Math.floor((t - first) / DotsEffect.PERIOD));
-            for (; k <= Math.max(0, Math.floor((t - first) / DotsEffect.PERIOD)) + 1; k++) {
-                const last = this.lastWave;
-                if (last !== null && k > last)
-                    break;
-                const at = first + k * DotsEffect.PERIOD;
-                if (at > t && (best === null || at < best))
-                    best = at;
+            const wave = Math.max(0, Math.floor((t - first) / DotsEffect.PERIOD));
+            for (let k = wave; k <= wave + 1 && (last === null || k <= last); k++) {
+                for (const offset of [span.first, span.last + 1]) {
+                    const at = first + k * DotsEffect.PERIOD + offset;
+                    if (at > t && (best === null || at < best))
+                        best = at;
+                }
             }
         }
         return best;
+    }
+
+    /** µs into a jump from which a dot shows raised, and the last such µs (§11.3, in integers). */
+    static raisedSpan() {
+        if (DotsEffect._span)
+            return DotsEffect._span;
+        const up = DotsEffect.UP;
+        const raised = tau => tau >= 0 && tau < up && 8 * tau * (up - tau) > up * up;
+        let first = Math.floor(up * (1 - Math.sqrt(0.5)) / 2);
+        while (first > 0 && raised(first - 1))
+            first--;
+        while (!raised(first))
+            first++;
+        let last = Math.floor(up * (1 + Math.sqrt(0.5)) / 2);
+        while (!raised(last))
+            last--;
+        while (raised(last + 1))
+            last++;
+        DotsEffect._span = {first, last};
+        return DotsEffect._span;
     }
 }
 DotsEffect.PERIOD = 1150000;
@@ -906,10 +953,11 @@ var Timeline = class Timeline {
 
     /**
      * What a pixel client of `columns` cells must do after drawing `frame` at `t`:
-     * `{animate: true}` while something visible changes continuously (the text scrolls, a shown
-     * counter counts, a shown dot is in the air, a shown reveal runs), else `{animate: false, at}`
-     * with the next instant the frame may change (null: never, until the Timeline changes).
-     * Never late; it may be early.
+     * `{animate: true}` while the text moves (scrolls or bounces) or a shown effect changes the
+     * text again within about a display frame (a fast count), else `{animate: false, at}` with
+     * the next instant the frame may change — a counter's next number, a dot raised or lowered,
+     * a cluster revealed, a pending change, a hold's end, a page (null: never, until the Timeline
+     * changes). Never late; it may be early.
      */
     schedule(t, columns, frame) {
         const now = this.effectiveTime(t);
@@ -925,24 +973,31 @@ var Timeline = class Timeline {
                 return {animate: true};
             consider(motionAt);
         }
+        // Effects change the text at instants: a timeout waits for the next one, unless it
+        // comes within about a display frame (then the frame clock runs).
+        const soon = instant => instant !== null && instant - t < 20000;
         for (const name of frame.shown.fields) {
             const counter = this.effects.counters.get(name);
-            if (!counter || !counter.isCounting(t))
-                continue;
-            if (t >= counter.start)
+            const next = counter ? counter.nextChange(t) : null;
+            if (soon(next))
                 return {animate: true};
-            consider(counter.start);
+            consider(next);
         }
         for (const dots of frame.shown.dots.values()) {
-            if (dots.isJumping(t))
+            const next = dots.nextChange(t);
+            if (soon(next))
                 return {animate: true};
-            consider(dots.nextJump(t));
+            consider(next);
         }
-        for (const {reveal} of frame.shown.reveals.values()) {
-            if (t >= reveal.start && t < reveal.start + reveal.duration)
+        for (const {reveal, count} of frame.shown.reveals.values()) {
+            const elapsed = Math.min(Math.max(0, t - reveal.start), reveal.duration);
+            const shown = Math.floor(elapsed * count / reveal.duration);
+            if (count <= 0 || shown >= count)
+                continue;
+            const next = Math.max(t + 1, reveal.start + Math.ceil((shown + 1) * reveal.duration / count));
+            if (soon(next))
                 return {animate: true};
-            if (t < reveal.start)
-                consider(reveal.start);
+            consider(next);
         }
         if (this.paused === null) {
             // A pending change: shown at its instant to still viewers, else at the switch.

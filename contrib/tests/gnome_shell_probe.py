@@ -13,8 +13,9 @@ answers only the owner of org.gnome.Screenshot — this process owns it):
   frame of the daemon's Render at an instant within the shot's call window — no cell inked where
   Render has a space (two overlapping copies would), every glyph present, a raised dot high and a
   resting dot low, the counter's digits where Render puts them; the item's width and the rest of
-  the bar never change; the text moves at the Timeline's speed (±2%, by cross-correlating
-  successive shots); raised dots seen; digits change;
+  the bar never change; the text moves at the Timeline's speed (±2%: the positions the shots
+  show, fitted against the instants they were taken); raised dots seen; digits change and every
+  digit cell looks like the digit Render shows there;
 * after a daemon restart the shots match Render again (the phase is right).
 
 The gnome-shell scrolling cost is printed (ms/s of CPU, with the extension and disabled) for
@@ -115,6 +116,11 @@ class Probe:
     def clip(self):
         return self.call(HELPER, '/io/github/tickerd/ShellTestHelper', HELPER, 'Clip')
 
+    def shown_clip(self):
+        """The clip's geometry once the item shows and is laid out, else None."""
+        geometry = self.clip()
+        return geometry if geometry[0] and all(np.isfinite(v) and v > 0 for v in geometry[3:7]) else None
+
     def shot(self, name, height):
         path = os.path.join(self.args.artifacts, f'{name}.png')
         before = now_us()
@@ -192,6 +198,8 @@ class Reader:
         self.raised = 0
         self.digits = set()
         self.samples = []  # (digit Render shows, the cell's pixels, shot name)
+        self.seen = []  # (mid-instant of a shot, Render's `cycle` at the frame it shows)
+        self.late = []  # shots that showed a frame from more than 250 ms before they were taken
 
     def frame(self, at):
         if at not in self.cache:
@@ -245,7 +253,9 @@ class Reader:
         if matching:
             # Ink agrees over a pixel or two of motion: the best aligned instant centres the glyphs.
             at = min(matching, key=lambda m: self.alignment_error(grey, *self.frame(m)[:2]))
-            text, offset, _ = self.frame(at)
+            text, offset, extras = self.frame(at)
+            # Where the text is on screen (in cells of the stream), against when the shot was taken.
+            self.seen.append(((before + after) / 2, extras.get('cycle', 0.0)))
             numbers = {tuple(w for w in self.frame(m)[0].split() if any(c.isdigit() for c in w)) for m in matching}
             if len(numbers) == 1:  # the counter did not tick while this shot may have been painted
                 self.sample_digits(grey, text, offset, os.path.basename(path))
@@ -255,9 +265,21 @@ class Reader:
                 if any(c.isdigit() for c in word):
                     self.digits.add(word)
             return at, None
+        # A frame from up to 2 s before: the Shell stalled (a loaded machine); counted, not failed,
+        # unless it happens often (see late_limit).
+        for late in range(before - 250_000, before - 2_000_000, -8_000):
+            if not self.mismatches(grey, *self.frame(late)[:2], limit=0):
+                self.late.append(f'{os.path.basename(path)} shows the frame of {(before - late) / 1000:.0f} ms before')
+                return late, None
         at, wrong, text = best
         return None, (f'{os.path.basename(path)} (taken {before}–{after} µs) is no frame of Render: nearest at {at} '
                       f'is {text!r}, cells (cell, Render, seen) {wrong[:6]}')
+
+    def late_failure(self, shots):
+        """A failure text when more than 1 in 10 shots showed a stale frame."""
+        if len(self.late) * 10 > shots:
+            return f'{len(self.late)} of {shots} shots show a frame from before the shot: {self.late[:3]}'
+        return None
 
     def alignment_error(self, grey, text, offset):
         """Mean distance (px) of each letter's or digit's ink centre from its cell's centre."""
@@ -298,22 +320,6 @@ class Reader:
                 wrong.append(f'{name}: Render shows {char}, the cell looks like {nearest}')
         return len(looks), wrong
 
-    def profile(self, grey):
-        top, bottom = int(round(self.y)), int(round(self.y + self.height))
-        a, b = int(round(self.x)), int(round(self.x + self.width))
-        return np.clip(grey[top:bottom, a:b] - INK, 0, None).sum(axis=0)
-
-
-def shift_between(first, second, most):
-    """Pixels the text moved left from profile `first` to `second` (best of 0…most)."""
-    best, best_error = 0, None
-    n = len(first)
-    for d in range(0, most + 1):
-        a, b = first[d:], second[:n - d]
-        error = np.abs(a - b).mean()
-        if best_error is None or error < best_error:
-            best, best_error = d, error
-    return best
 
 
 def main():
@@ -344,7 +350,7 @@ def main():
         probe.ctl('post', '--urgent', '--id', 'ci', 'CI today: {builds} builds')
         probe.ctl('post', '--urgent', '--id', 'sync', '--effect', 'dots', 'Syncing...')
         probe.ctl('post', '--urgent', '--id', 'long', 'It is a long message, so the tape scrolls in a 360 px item')
-        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the item to show')
+        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item to show')
         reader = Reader(probe, geometry)
         print(f'item: {reader.width:.0f}x{reader.height:.0f} px at ({reader.x:.0f}, {reader.y:.0f}), '
               f'{reader.columns} columns of {reader.cell:.3f} px')
@@ -355,16 +361,16 @@ def main():
         expected_px = timeline['speed'] * reader.cell
         height = int(reader.panel)
         failures = []
-        profiles = []
         outside = {}
         index = 0
         # Shots until they span one whole cycle (and a little more).
-        while not profiles or (profiles[-1][0] - profiles[0][0]) / 1e6 < cycle + 0.3:
+        shots_span = None  # (last, first) mid-instants of the shots
+        while not shots_span or (shots_span[0] - shots_span[1]) / 1e6 < cycle + 0.3:
             shot = probe.shot(f'scroll-{index:04d}', height)
             at, failure = reader.match(shot)
             if failure:
                 failures.append(failure)
-            profiles.append(((shot[0] + shot[1]) / 2, reader.profile(shot[2])))
+            shots_span = ((shot[0] + shot[1]) / 2, shots_span[1] if shots_span else (shot[0] + shot[1]) / 2)
             # The rest of the bar, outside the item, within one wall-clock minute (the clock).
             rest = shot[2].copy()
             rest[:, int(reader.x) - 2:int(reader.x + reader.width) + 3] = 0
@@ -376,15 +382,21 @@ def main():
             index += 1
         if probe.clip()[1:5] != geometry[1:5]:
             failures.append(f'the item moved or changed size: {geometry[1:5]} then {probe.clip()[1:5]}')
-        moved = sum(shift_between(a[1], b[1], int((b[0] - a[0]) / 1e6 * expected_px * 1.5) + 4)
-                    for a, b in zip(profiles, profiles[1:]))
-        seconds = (profiles[-1][0] - profiles[0][0]) / 1e6
-        speed = moved / seconds
+        # The speed on screen: the positions the shots show (each read from the pixels as one of
+        # Render's frames) against the instants they were taken, fitted over the whole cycle.
+        times = np.array([m for m, _ in reader.seen]) / 1e6
+        positions = np.array([c for _, c in reader.seen]) * timeline['width'] * reader.cell
+        speed = np.polyfit(times, positions, 1)[0] if len(times) > 2 else 0.0
+        seconds = times[-1] - times[0] if len(times) else 0.0
         print(f'scrolling: {index} shots over {seconds:.1f} s (one cycle is {cycle:.1f} s); '
               f'{speed:.1f} px/s (Timeline: {expected_px:.1f}); {reader.raised} shots with raised dots; '
               f'counter values seen: {sorted(reader.digits)[:8]}')
         if abs(speed - expected_px) > 0.02 * expected_px:
             failures.append(f'the text moves at {speed:.1f} px/s, the Timeline says {expected_px:.1f} px/s')
+        if reader.late_failure(index):
+            failures.append(reader.late_failure(index))
+        if reader.late:
+            print(f'scrolling: stale frames (the Shell stalled): {reader.late}')
         if reader.raised == 0:
             failures.append('no shot shows a raised dot')
         if len(reader.digits) < 2:
@@ -407,7 +419,7 @@ def main():
 
         # A daemon restart: the item comes back at the right phase. First the re-enabled item must
         # show Render's frames, so a mismatch after the restart is the restart's.
-        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the re-enabled item')
+        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the re-enabled item')
         reader = Reader(probe, geometry)
         _, failure = reader.match(probe.shot('before-restart', height))
         if failure:
@@ -419,13 +431,14 @@ def main():
         changed = {key: (before.get(key), after.get(key)) for key in set(before) | set(after)
                    if before.get(key) != after.get(key)}
         print(f'daemon restart: the Timeline keys that changed: {changed}')
-        geometry = wait_for(lambda: (lambda g: g if g[0] else None)(probe.clip()), 20, 'the item after the restart')
+        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item after the restart')
         reader = Reader(probe, geometry)
         failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
                     if failure]
-        if failures:
-            raise Failure(f'after a daemon restart, {len(failures)} of 20 shots: ' + '; '.join(failures[:3]))
-        print('daemon restart: 20 shots match Render')
+        if failures or reader.late_failure(20):
+            raise Failure(f'after a daemon restart, {len(failures)} of 20 shots: ' + '; '.join(failures[:3]) +
+                          (reader.late_failure(20) or ''))
+        print(f'daemon restart: 20 shots match Render ({len(reader.late)} stale: {reader.late})')
 
         # A still text, then an emptied channel: nothing moves, nothing costs.
         probe.ctl('remove', 'ci', 'sync', 'long')

@@ -90,10 +90,29 @@ for (const [value, decimals, grouping, written] of [[1234567, 0, true, '1,234,56
     check(!pendingNext.animate && pendingNext.at === 7_000_000, `pending change, still: ${JSON.stringify(pendingNext)}`);
     const dots = new TimelineMath.Timeline({...plain, tape: 'wait...  •  ', width: 12, layout: 'm w 0 7 0 7 1',
         effects: `d w ${at - 1_000_000} -`});
+    // A dot shows raised from the first µs τ of its jump with 8τ(U − τ) > U² (U = 322 ms).
+    let raisedFrom = 0;
+    while (8 * raisedFrom * (322_000 - raisedFrom) <= 322_000 ** 2)
+        raisedFrom++;
+    const start = at - 1_000_000;  // at: 1 s into the dots, all resting; dot 0 jumps at 1.15 s
     const resting = dots.schedule(at, 20, dots.frame(at, 20));
-    check(!resting.animate && resting.at === at + 150_000, `resting dots: ${JSON.stringify(resting)}`);
-    const jumping = dots.schedule(at + 200_000, 20, dots.frame(at + 200_000, 20));
-    check(jumping.animate, `jumping dots: ${JSON.stringify(jumping)}`);
+    check(!resting.animate && resting.at === start + 1_150_000 + raisedFrom, `resting dots: ${JSON.stringify(resting)}`);
+    const raised = start + 1_150_000 + raisedFrom;
+    check(dots.frame(raised, 20).text.startsWith('wait\u02d9..') && dots.frame(raised - 1, 20).text.startsWith('wait...'),
+        `dot 0 rises at ${raised}: ${dots.frame(raised, 20).text}`);
+    const jumping = dots.schedule(raised, 20, dots.frame(raised, 20));
+    check(!jumping.animate && jumping.at === start + 1_300_000 + raisedFrom, `jumping dots: ${JSON.stringify(jumping)}`);
+    const slow = new TimelineMath.Timeline({...plain, tape: 'n:   •  ', width: 8, layout: 'm n 0 3 0 3 1\nf c 2 3',
+        effects: `c c 0 9 ${at} 9000000 linear 0 0 - -`});
+    const slowNext = slow.schedule(at + 200_000, 20, slow.frame(at + 200_000, 20));
+    check(!slowNext.animate && slowNext.at === at + 500_000, `a slow count: ${JSON.stringify(slowNext)}`);
+    check(slow.frame(at + 500_000, 20).text.startsWith('n:1') && slow.frame(at + 499_999, 20).text.startsWith('n:0'),
+        'a slow count writes 1 from its half step');
+    const typed = new TimelineMath.Timeline({...plain, tape: 'abcd  •  ', width: 9, layout: 'm r 0 4 0 4 1',
+        effects: `r r ${at} 4000000`});
+    const typedNext = typed.schedule(at + 1_500_000, 20, typed.frame(at + 1_500_000, 20));
+    check(!typedNext.animate && typedNext.at === at + 2_000_000 && typed.frame(at + 1_500_000, 20).text.startsWith('a   '),
+        `a reveal: ${JSON.stringify(typedNext)} ${typed.frame(at + 1_500_000, 20).text}`);
     const counting = new TimelineMath.Timeline({...plain, tape: 'n:    •  ', width: 9, layout: 'm n 0 4 0 4 1\nf c 2 4',
         effects: `c c 0 99 ${at - 1} 1000000 linear 0 0 - -`});
     const countFrame = counting.frame(at + 500_000, 20);
