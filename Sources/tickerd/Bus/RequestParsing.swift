@@ -54,7 +54,7 @@ enum RequestParsing {
         }
         request.delay = try reader.duration("delay")
         request.easing = try named(
-            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue))
+            reader.string("easing"), "easing", Easing.init(name:), Easing.acceptedNames)
         request.loops = try reader.uint32("loops")
         request.direction = try named(
             reader.string("direction"), "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
@@ -73,7 +73,7 @@ enum RequestParsing {
         var result = CounterOptions()
         result.duration = try reader.duration("duration") ?? 0
         result.easing = try named(
-            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue)) ?? .linear
+            reader.string("easing"), "easing", Easing.init(name:), Easing.acceptedNames) ?? .linear
         result.from = try reader.double("from")
         result.decimals = try reader.uint32("decimals").map { Int($0) }
         result.grouping = try reader.bool("grouping")
