@@ -77,10 +77,26 @@ enum RequestParsing {
         result.from = try reader.double("from")
         result.decimals = try reader.uint32("decimals").map { Int($0) }
         result.grouping = try reader.bool("grouping")
-        result.prefix = try reader.string("prefix")
-        result.suffix = try reader.string("suffix")
+        result.prefix = try reader.string("prefix").map { (text: String) throws(TickerError) in
+            try counterText(text, option: "prefix")
+        }
+        result.suffix = try reader.string("suffix").map { (text: String) throws(TickerError) in
+            try counterText(text, option: "suffix")
+        }
         try reader.finish(known: setValueKeys)
         return result
+    }
+
+    /// A counter's prefix or suffix under the rules and limits of posted text: it is shown in
+    /// every frame beside the number (an empty one is fine: no text around the number).
+    private static func counterText(_ text: String, option: String) throws(TickerError) -> String {
+        guard !text.isEmpty else { return text }
+        do {
+            return try TextSanitizer.sanitize(text)
+        } catch {
+            let message = "SetValue option '\(option)': \(error.description)"
+            throw error.isLimit ? .limitExceeded(message) : .invalidText(message)
+        }
     }
 
     /// The options of a `Subscribe`: columns and frames per second.
