@@ -85,7 +85,8 @@ final class Daemon {
         try loop.onSignal(SIGTERM) { [unowned self] _ in loop.stop() }
         try loop.onSignal(SIGINT) { [unowned self] _ in loop.stop() }
         try loop.onSignal(SIGHUP) { [unowned self] _ in
-            do throws(TickerError) { try reload() } catch { logger.error("reload failed: \(error.message)") }
+            // A failed reload has logged why (once) before it threw; the error is for `Reload()`'s caller.
+            try? reload()
         }
         signal(SIGPIPE, SIG_IGN)
         loop.onWallClockJump = { [unowned self] in

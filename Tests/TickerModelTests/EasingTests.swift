@@ -60,4 +60,16 @@ import Testing
         #expect(Easing(rawValue: "linear") == .linear)
         #expect(Easing.allCases.count == 11)
     }
+
+    @Test("a marquee label's names easeIn, easeOut and easeInOut are accepted for the quadratic curves")
+    func shortNames() {
+        #expect(Easing(name: "easeIn") == .easeInQuad)
+        #expect(Easing(name: "easeOut") == .easeOutQuad)
+        #expect(Easing(name: "easeInOut") == .easeInOutQuad)
+        for curve in Easing.allCases { #expect(Easing(name: curve.rawValue) == curve) }
+        #expect(Easing(name: "easeinout") == nil)
+        #expect(Easing(name: "wobbly") == nil)
+        #expect(Easing.acceptedNames.count == 14)
+        #expect(Set(Easing.acceptedNames).count == Easing.acceptedNames.count)
+    }
 }

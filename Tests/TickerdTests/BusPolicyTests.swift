@@ -137,7 +137,7 @@ import TestSupport
     /// Broadcast signals from other peers (logind's PrepareForSleep, sent by root) reach the owner.
     /// Always the stand-in: it reports the signals it receives.
     @Test func broadcastSignalsReachTheOwner() throws {
-        let owned = try OwnedBus(executable: TickerdUnderTest.standIn)
+        let owned = try OwnedBus(program: .standIn)
         for (caller, asleep) in [(Caller.root, "true"), (.nobody, "false")] {
             let sent = try caller.run(Peers.busctl(owned.address, [
                 "emit", "/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForSleep", "b", asleep,

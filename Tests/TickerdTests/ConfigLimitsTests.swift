@@ -19,10 +19,10 @@ import TickerModel
         ("[limits]\nchannels = 2\n[channel.a]\nmode = \"static\"\n[channel.b]\nmode = \"static\"\n",
          "test.toml:5: channel.b: channel 'b' would be channel 3, but [limits] channels is 2"),
         ("[limits]\nmessage-length = 3\n[[message]]\ntext = \"hello\"\n",
-         "test.toml:4: message[0].text: text is more than 3 characters long"),
+         "test.toml:4: message[0].text: text is 5 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
         // "\r\n" is one Character but two spaces on the tape: the cleaned text is what counts.
         ("[limits]\nmessage-length = 3\n[[message]]\ntext = \"hi\\r\\n\"\n",
-         "test.toml:4: message[0].text: text is 4 characters long; the limit is 3 ([limits] message-length)"),
+         "test.toml:4: message[0].text: text is 4 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
         ("[channel.main]\nseparator = \"bad \\u202E\"\n", "test.toml:2: channel.main.separator: text contains U+202E"),
         ("[channel.main]\nmode = \"static\"\ngap = \"\\u0301x\"\n", "test.toml:3: channel.main.gap:"),
         ("[limits]\nmessages = 1\n[[message]]\ntext = \"a\"\n[[message]]\ntext = \"b\"\n",

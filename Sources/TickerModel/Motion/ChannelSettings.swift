@@ -41,12 +41,15 @@ public enum Speed: Sendable, Hashable {
     case cycleDuration(Int64)
 
     /// The rate in cells per second for a tape `width` cells wide (at least a tiny positive rate).
+    /// A cycle never moves faster than ``ChannelSettings/maximumRate``: a tape too wide for its
+    /// cycle at that rate moves at the rate, and its cycle takes longer.
     public func cellsPerSecond(forWidth width: Int) -> Double {
         switch self {
         case let .cellsPerSecond(rate):
             return rate
         case let .cycleDuration(duration):
-            return Double(max(width, 1)) * Double(microsecondsPerSecond) / Double(duration)
+            let rate = Double(max(width, 1)) * Double(microsecondsPerSecond) / Double(duration)
+            return min(rate, ChannelSettings.maximumRate)
         }
     }
 }
@@ -90,6 +93,9 @@ public struct ChannelSettings: Sendable, Hashable {
     public static let defaultSpeed = Speed.cellsPerSecond(8)
     /// The highest accepted rate, in cells per second.
     public static let maximumRate = 10_000.0
+    /// The shortest accepted cycle, in µs: one cell at ``maximumRate`` (a shorter cycle moves
+    /// even a one-cell tape faster than the rate allows).
+    public static let minimumCycle = Int64((Double(microsecondsPerSecond) / maximumRate).rounded(.up))
     /// The longest `delay`: one year in µs.
     public static let maximumDelay: Int64 = 365 * 86_400 * 1_000_000
 
@@ -137,8 +143,10 @@ public struct ChannelSettings: Sendable, Hashable {
                 throw SettingsError("speed must be above 0 and at most \(Int(ChannelSettings.maximumRate)) cells per second, not \(rate)")
             }
         case let .cycleDuration(duration):
-            guard duration > 0 else {
-                throw SettingsError("cycle duration must be above 0 microseconds, not \(duration)")
+            guard duration >= ChannelSettings.minimumCycle else {
+                throw SettingsError(
+                    "cycle must be at least \(ChannelSettings.minimumCycle) microseconds (one cell at the most "
+                        + "\(Int(ChannelSettings.maximumRate)) cells per second), not \(duration)")
             }
         }
         if let delay, delay < 0 {

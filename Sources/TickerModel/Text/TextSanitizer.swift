@@ -1,13 +1,22 @@
 /// Turns posted text into text the model can show (DESIGN §4 "Text in").
 ///
 /// Tab, CR and LF each become one space. Other C0/C1 controls (U+0000–U+001F, U+007F–U+009F),
-/// U+2028, U+2029 and the bidi controls U+202A–U+202E and U+2066–U+2069 are refused with
-/// ``TextError/forbiddenCharacter(_:index:)`` naming the first one and its scalar index.
+/// U+2028, U+2029 and the bidi controls (Bidi_Control: U+061C, U+200E, U+200F, U+202A–U+202E,
+/// U+2066–U+2069) are refused with ``TextError/forbiddenCharacter(_:index:)`` naming the first
+/// one and its scalar index. The byte limit is checked before anything else, so the work spent
+/// on any text is bounded by `Limits.bytesPerMessage`.
 public enum TextSanitizer {
-    /// Returns `text` with tab/CR/LF replaced by spaces, or throws for forbidden characters, for
-    /// an edge scalar that would join the tape's separator or padding, or for more than
-    /// `limits.clustersPerMessage` extended grapheme clusters.
+    /// Returns `text` with tab/CR/LF replaced by spaces, or throws for more than
+    /// `limits.bytesPerMessage` UTF-8 bytes, for forbidden characters, for a cluster of more than
+    /// `limits.scalarsPerCluster` scalars, for more than `limits.clustersPerMessage` extended
+    /// grapheme clusters, or for an edge scalar that would join the tape's separator or padding.
     public static func sanitize(_ text: String, limits: Limits = .standard) throws(TextError) -> String {
+        // First, in constant time: a text of a few long clusters (a letter with a million
+        // combining marks) is short in clusters but costs in proportion to its bytes.
+        let bytes = text.utf8.count
+        if bytes > limits.bytesPerMessage {
+            throw .tooManyBytes(bytes: bytes, limit: limits.bytesPerMessage)
+        }
         // Printable ASCII (most posts): nothing to replace or refuse, one cluster per byte, and no
         // edge that joins a neighbour. Decided in one pass over the bytes, without building a copy
         // scalar by scalar and counting clusters (~14k instructions a Post, callgrind).
@@ -45,7 +54,16 @@ public enum TextSanitizer {
             }
         }
         let result = changed ? String(scalars) : text
-        let clusters = result.count
+        var clusters = 0
+        var scalarIndex = 0
+        for cluster in result {
+            let length = cluster.unicodeScalars.count
+            if length > limits.scalarsPerCluster {
+                throw .clusterTooLong(scalars: length, index: scalarIndex, limit: limits.scalarsPerCluster)
+            }
+            scalarIndex += length
+            clusters += 1
+        }
         if clusters > limits.clustersPerMessage {
             throw .tooLong(clusters: clusters, limit: limits.clustersPerMessage)
         }
@@ -69,6 +87,7 @@ public enum TextSanitizer {
         case 0x09, 0x0A, 0x0D: return false
         case 0x00...0x1F, 0x7F...0x9F: return true
         case 0x2028, 0x2029: return true
+        case 0x061C, 0x200E, 0x200F: return true  // Arabic letter mark, LRM, RLM (Bidi_Control)
         case 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }

@@ -26,7 +26,7 @@ enum ChannelSettingArguments {
         ("speed", .positiveDouble),
         ("cycle", .span),
         ("delay", .span),
-        ("easing", .string(allowed: Easing.allCases.map(\.rawValue))),
+        ("easing", .string(allowed: Easing.acceptedNames)),
         ("loops", .uint32),
         ("direction", .string(allowed: Direction.allCases.map(\.rawValue))),
         ("align", .string(allowed: Align.allCases.map(\.rawValue))),

@@ -33,9 +33,9 @@ struct ValueOptions: ParsableArguments {
     var suffix: String?
 
     func validate() throws {
-        if let easing, Easing(rawValue: easing) == nil {
+        if let easing, Easing(name: easing) == nil {
             throw ValidationError(
-                "--easing '\(easing)' is not one of: \(Easing.allCases.map(\.rawValue).joined(separator: ", ")).")
+                "--easing '\(easing)' is not one of: \(Easing.acceptedNames.joined(separator: ", ")).")
         }
         if let from, !from.isFinite { throw ValidationError("--from must be a finite number.") }
     }

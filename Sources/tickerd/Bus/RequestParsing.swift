@@ -54,7 +54,7 @@ enum RequestParsing {
         }
         request.delay = try reader.duration("delay")
         request.easing = try named(
-            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue))
+            reader.string("easing"), "easing", Easing.init(name:), Easing.acceptedNames)
         request.loops = try reader.uint32("loops")
         request.direction = try named(
             reader.string("direction"), "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
@@ -73,14 +73,30 @@ enum RequestParsing {
         var result = CounterOptions()
         result.duration = try reader.duration("duration") ?? 0
         result.easing = try named(
-            reader.string("easing"), "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue)) ?? .linear
+            reader.string("easing"), "easing", Easing.init(name:), Easing.acceptedNames) ?? .linear
         result.from = try reader.double("from")
         result.decimals = try reader.uint32("decimals").map { Int($0) }
         result.grouping = try reader.bool("grouping")
-        result.prefix = try reader.string("prefix")
-        result.suffix = try reader.string("suffix")
+        result.prefix = try reader.string("prefix").map { (text: String) throws(TickerError) in
+            try counterText(text, option: "prefix")
+        }
+        result.suffix = try reader.string("suffix").map { (text: String) throws(TickerError) in
+            try counterText(text, option: "suffix")
+        }
         try reader.finish(known: setValueKeys)
         return result
+    }
+
+    /// A counter's prefix or suffix under the rules and limits of posted text: it is shown in
+    /// every frame beside the number (an empty one is fine: no text around the number).
+    private static func counterText(_ text: String, option: String) throws(TickerError) -> String {
+        guard !text.isEmpty else { return text }
+        do {
+            return try TextSanitizer.sanitize(text)
+        } catch {
+            let message = "SetValue option '\(option)': \(error.description)"
+            throw error.isLimit ? .limitExceeded(message) : .invalidText(message)
+        }
     }
 
     /// The options of a `Subscribe`: columns and frames per second.

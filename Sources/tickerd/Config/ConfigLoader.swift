@@ -7,7 +7,9 @@ struct ConfigLoader {
     let zones: any TimeZoneLookup
 
     static let topKeys: Set<String> = ["limits", "channel", "message"]
-    static let limitKeys: Set<String> = ["message-length", "messages", "channels", "subscribers"]
+    static let limitKeys: Set<String> = [
+        "message-length", "message-bytes", "character-length", "messages", "channels", "subscribers",
+    ]
     static let channelKeys: Set<String> = Set(RequestParsing.configureKeys)
     static let messageKeys: Set<String> = [
         "id", "channel", "text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect",
@@ -35,6 +37,12 @@ struct ConfigLoader {
 
     /// Parses configuration text; `file` names it in errors.
     func parse(_ source: String, file: String) throws(ConfigError) -> DaemonConfig {
+        // The parser reads a C string: at a NUL byte the file would silently end there.
+        if let nul = Self.firstNUL(in: source) {
+            throw ConfigError(
+                file: file, line: nul.line, key: "",
+                problem: "column \(nul.column): a NUL byte (U+0000), which a TOML file cannot hold")
+        }
         if let fault = TOMLHeaderGuard.firstFault(in: source) {
             throw ConfigError(file: file, line: fault.line, key: "", problem: fault.problem)
         }
@@ -81,6 +89,8 @@ struct ConfigLoader {
             return value
         }
         if let value = try positive("message-length") { limits.model.clustersPerMessage = value }
+        if let value = try positive("message-bytes") { limits.model.bytesPerMessage = value }
+        if let value = try positive("character-length") { limits.model.scalarsPerCluster = value }
         if let value = try positive("messages") { limits.model.messagesPerChannel = value }
         if let value = try positive("channels") { limits.model.channels = value }
         if let value = try positive("subscribers") { limits.subscribers = value }
@@ -95,7 +105,7 @@ struct ConfigLoader {
         request.cycle = try span(table, "cycle")
         if request.speed != nil, request.cycle != nil { throw table.error("cycle", "give 'speed' or 'cycle', not both") }
         request.delay = try span(table, "delay")
-        request.easing = try named(table, "easing", Easing.init(rawValue:), Easing.allCases.map(\.rawValue))
+        request.easing = try named(table, "easing", Easing.init(name:), Easing.acceptedNames)
         if let loops = try table.int("loops") {
             guard let value = UInt32(exactly: loops) else { throw table.error("loops", "must be 0 or more") }
             request.loops = value
@@ -158,7 +168,7 @@ struct ConfigLoader {
             _ = try Manager.sanitized(text, effect: request.effect, limits: limits)
         } catch {
             guard case .limitExceeded = error else { throw table.error("text", error.message) }
-            throw table.error("text", error.message + Self.lengthLimitNote)
+            throw table.error("text", error.message + Self.limitNote(text, limits: limits))
         }
         if let ttl = request.ttl, ttl <= 0 { throw table.error("ttl", "must be above 0") }
         if let duration = request.duration, duration <= 0 { throw table.error("duration", "must be above 0") }
@@ -182,8 +192,35 @@ struct ConfigLoader {
         return ConfiguredMessage(id: Self.copy(id), channel: Self.copy(channel), text: Self.copy(text), request: request)
     }
 
-    /// Added to the error of a text over the length limit: the key that raises it.
-    private static let lengthLimitNote = " ([limits] message-length)"
+    /// Added to the error of a text over a limit: the `[limits]` key that raises it (found by
+    /// checking the text again, on this error path only).
+    private static func limitNote(_ text: String, limits: Limits) -> String {
+        do {
+            _ = try TextSanitizer.sanitize(text, limits: limits)
+        } catch {
+            switch error {
+            case .tooLong: return " ([limits] message-length)"
+            case .tooManyBytes: return " ([limits] message-bytes)"
+            case .clusterTooLong: return " ([limits] character-length)"
+            case .forbiddenCharacter, .joinsAcrossEdge: break
+            }
+        }
+        return ""
+    }
+
+    /// The 1-based line and byte column of the first NUL byte of `source`, or nil when it has none.
+    static func firstNUL(in source: String) -> (line: Int, column: Int)? {
+        var line = 1
+        var column = 1
+        for byte in source.utf8 {
+            switch byte {
+            case 0: return (line, column)
+            case 0x0A: line += 1; column = 1
+            default: column += 1
+            }
+        }
+        return nil
+    }
 
     /// `text` in storage of its own.
     private static func copy(_ text: String) -> String {

@@ -7,6 +7,11 @@
 /// neither debug nor release builds define NDEBUG), so one typo in `tickerd.toml` killed the
 /// daemon at start or on reload. Found by the `config` fuzz target; see docs/fuzzing.md.
 ///
+/// toml++ also recurses once per level of a dotted key (`[k.k.k…]`, `k.k.k… = 1`) and of nested
+/// arrays and inline tables, when it parses and when it frees the document: thousands of levels
+/// overflow the stack. The guard refuses a key of more than ``maximumDepth`` parts and values
+/// nested deeper than that (tickerd's own keys have at most three parts, its values no nesting).
+///
 /// The guard scans the text like a TOML lexer does — strings (basic, literal, multi-line),
 /// comments and the brackets of array and inline-table values — so it looks only at real table
 /// headers (a `[` that starts a line outside any value), and leaves every other check to toml++.
@@ -20,14 +25,20 @@ enum TOMLHeaderGuard {
         /// True for an array value that starts with `}` (`a = [}]`), which trips toml++'s
         /// `parse_value()` assertion the same way; false for a table header.
         var inArray = false
+        /// Set for a key or value nested too deep; then it is the whole problem.
+        var tooDeep: String?
 
         /// What a person reads in the error.
         var problem: String {
-            inArray
+            if let tooDeep { return tooDeep }
+            return inArray
                 ? "an array value cannot start with \(String(reflecting: character))"
                 : "a table header must start with a key (letters, digits, '_', '-' or a quoted key), not \(String(reflecting: character))"
         }
     }
+
+    /// The most parts a dotted key may have, and the deepest arrays and inline tables may nest.
+    static let maximumDepth = 64
 
     /// The first header in `source` that does not start with a key, or array value that starts
     /// with `}`, or nil.
@@ -79,7 +90,22 @@ enum TOMLHeaderGuard {
             }
             return nil
         }
+        var dots = 0  // dots of the dotted key being read: outside strings, between key parts
+        func tooDeep(_ problem: String) -> Fault { Fault(line: line, character: ".", tooDeep: problem) }
         while let c = at(index) {
+            switch c {
+            case 0x2E:
+                dots += 1
+                if dots >= maximumDepth { return tooDeep("a dotted key of more than \(maximumDepth) parts") }
+                atLineStart = false
+                index += 1
+                continue
+            case 0x20, 0x09, 0x22, 0x27, 0x2D, 0x5F, UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break  // a key part (or a quoted one) keeps the count
+            default:
+                dots = 0
+            }
             switch c {
             case 0x0A:
                 line += 1
@@ -105,6 +131,7 @@ enum TOMLHeaderGuard {
             case 0x5B, 0x7B:
                 atLineStart = false
                 depth += 1
+                if depth > maximumDepth { return tooDeep("arrays and inline tables nested more than \(maximumDepth) deep") }
                 open.append(c)
                 index += 1
                 if c == 0x5B, let brace = braceStartingValue(after: index) { return brace }

@@ -5,8 +5,16 @@
 /// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
 /// which covers how tickerd's configuration is written; for anything else it falls back to the
 /// line of the enclosing table, and to 0 when even that is unknown.
+///
+/// Its work is linear in the source: only the first ``maximumDepth`` parts of a dotted key are
+/// indexed (no key tickerd reads is deeper), so a header of thousands of parts costs no more
+/// than its characters.
 struct TOMLKeyLocator {
     private var lines: [String: Int] = [:]
+
+    /// The most parts of a dotted key that are indexed and looked up; a deeper key is located by
+    /// its first parts (tickerd's own keys have at most three: `channel.main.speed`).
+    static let maximumDepth = 8
 
     /// Indexes every table header and key of `source`.
     init(source: String) {
@@ -22,7 +30,8 @@ struct TOMLKeyLocator {
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[[") {
                 guard let close = line.firstRange(of: "]]") else { continue }
-                let name = Self.keyPath(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
+                let name = Array(Self.keyPath(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
+                    .prefix(Self.maximumDepth))
                 let joined = name.joined(separator: ".")
                 let index = arrayCounts[joined, default: -1] + 1
                 arrayCounts[joined] = index
@@ -31,7 +40,7 @@ struct TOMLKeyLocator {
                 record(table, at: number)
             } else if line.hasPrefix("[") {
                 guard let close = line.firstIndex(of: "]") else { continue }
-                table = Self.keyPath(line[line.index(after: line.startIndex)..<close])
+                table = Array(Self.keyPath(line[line.index(after: line.startIndex)..<close]).prefix(Self.maximumDepth))
                 record(table, at: number)
             } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
                 let key = Self.keyPath(line[..<equals])
@@ -46,6 +55,12 @@ struct TOMLKeyLocator {
     /// on that line).
     private mutating func record(_ path: [String], at number: Int) {
         guard !path.isEmpty else { return }
+        if path.count > Self.maximumDepth {
+            // Deeper parts are not indexed: the line counts as that of the first ones, once.
+            let indexed = Array(path.prefix(Self.maximumDepth))
+            if lines[indexed.joined(separator: ".")] == nil { record(indexed, at: number) }
+            return
+        }
         lines[path.joined(separator: ".")] = number
         for length in stride(from: path.count - 1, through: 1, by: -1) {
             let prefix = path.prefix(length).joined(separator: ".")
@@ -55,12 +70,22 @@ struct TOMLKeyLocator {
 
     /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
     func line(of path: String) -> Int {
-        var candidate = Substring(path)
+        var candidate = Self.indexedPart(of: path)
         while true {
             if let number = lines[String(candidate)] { return number }
             guard let dot = candidate.lastIndex(of: ".") else { return 0 }
             candidate = candidate[..<dot]
         }
+    }
+
+    /// `path` cut before its dot number ``maximumDepth`` (the whole of it when it has fewer).
+    private static func indexedPart(of path: String) -> Substring {
+        var dots = 0
+        for index in path.indices where path[index] == "." {
+            dots += 1
+            if dots == maximumDepth { return path[..<index] }
+        }
+        return Substring(path)
     }
 
     /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces.

@@ -208,19 +208,13 @@ extension Manager {
     /// (checked against its own `[limits]`) share.
     static func sanitized(_ text: String, effect: EffectKind?, limits: Limits) throws(TickerError) -> String {
         guard !text.isEmpty else { throw .invalidText(Self.emptyText) }
-        // A huge text (a megabyte over the bus) is refused after walking limit + 1 clusters,
-        // not all of its scalars twice: every call is answered well within a second.
-        let limit = limits.clustersPerMessage
-        if text.utf8.count > limit, text.prefix(limit + 1).count > limit {
-            throw .limitExceeded(
-                "text is more than \(limit) characters long (\(text.utf8.count) bytes); the limit is \(limit)")
-        }
+        // The sanitizer checks the byte limit first, in constant time: a huge text (megabytes over
+        // the bus) is refused before any of it is walked.
         let cleaned: String
         do {
             cleaned = try TextSanitizer.sanitize(text, limits: limits)
         } catch {
-            if case .tooLong = error { throw .limitExceeded(error.description) }
-            throw .invalidText(error.description)
+            throw error.isLimit ? .limitExceeded(error.description) : .invalidText(error.description)
         }
         if effect == .dots, !cleaned.hasSuffix("...") {
             throw .invalidText("the 'dots' effect needs a text that ends with three full stops '...'")

@@ -2,7 +2,7 @@ import DBus
 import TestSupport
 
 /// Seeded generators of the values a careless or hostile client sends: odd strings (controls,
-/// bidi overrides, line separators, emoji, noncharacters, 1 MB texts), extreme numbers, invalid
+/// bidi overrides and marks, line separators, emoji, noncharacters, 1 MB texts), extreme numbers, invalid
 /// channel names and calendar expressions, and random values of random D-Bus types.
 struct HostileValues {
     /// The generator; every run with the same seed sends the same calls.
@@ -28,6 +28,7 @@ struct HostileValues {
         "hello", "Ticker", " ", "  ", "•", "...", "{n}", "{count}", "{", "}", "{{", "}}", "{ n }",
         "\t", "\r", "\n", "\r\n", "\u{01}", "\u{1B}[31m", "\u{7F}", "\u{85}", "\u{9F}",
         "\u{2028}", "\u{2029}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}", "\u{2066}", "\u{2069}",
+        "\u{200E}", "\u{200F}", "\u{061C}", "q\u{0301}\u{0302}\u{0303}\u{0304}\u{0305}\u{0306}\u{0307}\u{0308}",
         "\u{200B}", "\u{200D}", "\u{FEFF}", "\u{0301}", "e\u{0301}", "\u{FE0F}", "\u{FE0E}",
         "🚀", "👍🏽", "🇩🇪", "❤️", "👨‍👩‍👧", "🏳️‍🌈", "漢字", "ｆｕｌｌ", "한국어", "각", "नमस्ते", "عربى", "עברית",
         "\u{FFFE}", "\u{FFFF}", "\u{FFFD}", "\u{10FFFF}", "\u{E000}", "\u{F8FF}", "\u{F0000}", "\u{E0001}", "\u{E007F}",
@@ -43,7 +44,10 @@ struct HostileValues {
     /// cluster limit, rarely a full megabyte.
     mutating func text() -> String {
         switch int(0...199) {
-        case 0: return String(repeating: pick(["x", "漢", "🚀", "e\u{0301}"]), count: 1 << 20)
+        case 0:
+            // A megabyte of clusters, or one megabyte-long cluster (a letter and its marks).
+            let piece = pick(["x", "漢", "🚀", "e\u{0301}", "\u{0301}"])
+            return (piece == "\u{0301}" ? "q" : "") + String(repeating: piece, count: 1 << 20)
         case 1: return String(repeating: "ab ", count: 400_000)
         case 2...5: return String(repeating: pick(["x", "漢", "🚀"]), count: pick([4095, 4096, 4097]))
         case 6...9: return String(repeating: shortString(), count: int(20...200))

@@ -6,7 +6,7 @@ import TestSupport
 final class OwnedBus: @unchecked Sendable {
     /// The bus.
     let bus: SystemLikeBus
-    /// The daemon's folder: an empty `tickerd.toml` and `state/` (owned by tickerd).
+    /// The daemon's folder: an empty `tickerd.toml`, `state/` (owned by tickerd) and `programs/`.
     let files: TemporaryDirectory
     /// The owner process.
     let owner: ChildProcess
@@ -14,11 +14,13 @@ final class OwnedBus: @unchecked Sendable {
     /// The bus address.
     var address: String { bus.address }
 
-    /// Starts a bus and `executable` on it as user tickerd, and waits until it owns the name.
-    init(executable: String = TickerdUnderTest.executable) throws {
+    /// Starts a bus and `program` on it as user tickerd, and waits until it owns the name. The
+    /// program runs from a copy in ``files``: user tickerd may not reach the checkout.
+    init(program: ProgramsForOtherUsers.Program = .tickerd) throws {
         try TestAccounts.ensure()
         bus = try SystemLikeBus()
         files = try OwnedBus.daemonFiles()
+        let executable = try ProgramsForOtherUsers.place(program, in: files.file("programs"))
         owner = try Caller.daemon.start([executable] + TickerdUnderTest.arguments(bus: bus.address, directory: files.path))
         do {
             try BusPeers.waitForOwner(bus.address)

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import TickerModel
+@testable import tickerd
+
+/// Files that loaded wrongly or slowly: a NUL byte that ended the file early, a dotted key of
+/// thousands of parts, a `cycle` faster than the speed limit, texts of few but huge characters.
+/// Each is refused with file, line and key (or column), or loads quickly; their shapes are in
+/// Fuzz/corpus/config.
+@Suite struct ConfigBadInputTests {
+    let loader = ConfigLoader(zones: ZoneTable())
+    let file = "/etc/tickerd/tickerd.toml"
+
+    /// The parser reads a C string: everything after a NUL was silently dropped (here a syntax
+    /// error and a message), and a file of NULs read as an empty configuration.
+    @Test(arguments: [
+        ("[channel.main]\nspeed = 12\n\u{0}\ngarbage [[[\n[[message]]\ntext = \"after nul\"\n", 3, 1),
+        ("\u{0}\u{0}\u{0}", 1, 1),
+        ("[[message]]\ntext = \"a\u{0}b\"\n", 2, 10),
+    ])
+    func aNULByteIsRefusedWithItsLineAndColumn(source: String, line: Int, column: Int) {
+        let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+        #expect(error?.line == line)
+        #expect(error?.description == "\(file):\(line): column \(column): a NUL byte (U+0000), which a TOML file cannot hold")
+    }
+
+    /// A dotted key of thousands of parts stalled start or SIGHUP for 44 s (release; locating a
+    /// key joined every prefix) and, deeper, overflowed toml++'s stack when it parsed or freed the
+    /// document. It is refused on its line before toml++ sees it, and so are values nested as deep.
+    @Test func aDottedKeyOrNestingOfThousandsOfLevelsIsRefusedQuickly() {
+        let deepArray = "a = " + String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000) + "\n"
+        for (source, line, problem) in [
+            ("[\(Self.dotted)]\n", 1, "a dotted key of more than 64 parts"),
+            ("[channel.main]\nspeed = 8\n\(Self.dotted) = 1\n", 3, "a dotted key of more than 64 parts"),
+            ("[channel.main]\n\(deepArray)", 2, "arrays and inline tables nested more than 64 deep"),
+        ] {
+            let started = ContinuousClock.now
+            let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(error?.description == "\(file):\(line): \(problem)")
+        }
+        // 64 parts is a long key, not an error of its own: toml++ reads it, the loader names it.
+        let longest = Array(repeating: "k", count: 64).joined(separator: ".")
+        let error = #expect(throws: ConfigError.self) { try loader.parse("\n[\(longest)]\n", file: file) }
+        #expect(error?.description.hasPrefix("\(file):2: k: unknown key") == true, "\(String(describing: error))")
+    }
+
+    /// The locator's own work is linear: past its first parts a key is located by them.
+    @Test func theKeyLocatorIsLinearInADottedKey() {
+        let started = ContinuousClock.now
+        let locator = TOMLKeyLocator(source: "[\(Self.dotted)]\nx = 1\n")
+        #expect(locator.line(of: Self.dotted + ".x") == 1)
+        #expect(locator.line(of: "k.k") == 1)
+        #expect(locator.line(of: "other") == 0)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    /// `k.k.k…`, 40 000 characters.
+    static let dotted = Array(repeating: "k", count: 20_000).joined(separator: ".")
+
+    /// `cycle` is bounded by the speed limit like `speed` (it was accepted down to 1 µs, a rate
+    /// of millions of cells per second).
+    @Test func aCycleFasterThanTheSpeedLimitIsRefused() throws {
+        let error = #expect(throws: ConfigError.self) {
+            try loader.parse("[channel.main]\nmode = \"scroll\"\ncycle = \"1us\"\n", file: file)
+        }
+        #expect(error?.description.hasPrefix("\(file):1: channel.main: cycle must be at least 100 microseconds") == true,
+                "\(String(describing: error))")
+        let config = try loader.parse("[channel.main]\ncycle = \"100us\"\n", file: file)
+        #expect(config.channels["main"]?.request.cycle == 100)
+    }
+
+    /// A marquee label's curve names are accepted beside the rules' own.
+    @Test func aLabelsEasingNamesAreAccepted() throws {
+        let config = try loader.parse(
+            "[channel.a]\neasing = \"easeInOut\"\n[channel.b]\neasing = \"easeIn\"\n[channel.c]\neasing = \"easeOut\"\n",
+            file: file)
+        #expect(config.channels["a"]?.request.easing == .easeInOutQuad)
+        #expect(config.channels["b"]?.request.easing == .easeInQuad)
+        #expect(config.channels["c"]?.request.easing == .easeOutQuad)
+        let error = #expect(throws: ConfigError.self) { try loader.parse("[channel.a]\neasing = \"easeinout\"\n", file: file) }
+        #expect(error?.description.contains("easeIn, easeOut, easeInOut, not 'easeinout'") == true, "\(String(describing: error))")
+    }
+
+    /// A message of few characters can still be huge: it is bounded in bytes and in code points
+    /// a character, each named by its `[limits]` key.
+    @Test(arguments: [
+        ("[[message]]\ntext = \"q\(String(repeating: "\\u0301", count: 40))\"\n",
+         "2: message[0].text: text has a character (grapheme cluster) of 41 code points at index 0; "
+            + "the limit is 32 code points a character ([limits] character-length)"),
+        ("[limits]\nmessage-bytes = 8\n[[message]]\ntext = \"\u{E9}\u{E9}\u{E9}\u{E9}\u{E9}\"\n",
+         "4: message[0].text: text is 10 bytes long (UTF-8); the limit is 8 bytes ([limits] message-bytes)"),
+        ("[limits]\ncharacter-length = 2\n[[message]]\ntext = \"e\u{301}\u{302}\"\n",
+         "4: message[0].text: text has a character (grapheme cluster) of 3 code points at index 0; "
+            + "the limit is 2 code points a character ([limits] character-length)"),
+        ("[limits]\nmessage-bytes = 0\n", "2: limits.message-bytes: must be above 0"),
+    ])
+    func aTextOverTheByteOrCharacterLimitIsRefused(source: String, expected: String) {
+        let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+        #expect(error?.description == "\(file):\(expected)")
+    }
+
+    /// The new limits reach the daemon.
+    @Test func theTextLimitsAreRead() throws {
+        let config = try loader.parse("[limits]\nmessage-bytes = 100\ncharacter-length = 3\n", file: file)
+        #expect(config.limits.model.bytesPerMessage == 100)
+        #expect(config.limits.model.scalarsPerCluster == 3)
+    }
+}
