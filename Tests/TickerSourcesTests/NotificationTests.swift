@@ -93,6 +93,16 @@ import TestSupport
         try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.CloseNotification", secondID])
         #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
         #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("uint32 \(secondID)\n   uint32 3") })
+
+        // A malformed hint is logged, naming the source and what was wrong; the notification shows.
+        try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "odd", "0", "", "Odd hint", "", "['default']",
+            "{'urgency': <'very'>}", "int32 -1",
+        ])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["odd: Odd hint / "] })
+        #expect(fixture.log.contains("source=notes") && fixture.log.contains("hint 'urgency' is s, not a byte"), "\(fixture.log)")
+        #expect(fixture.log.contains("the odd last one is ignored"))
+        #expect(fixture.service?.hasExited == false)
     }
 
     @Test func anotherServerKeepsTheNameAndThisSourceStaysIdle() throws {

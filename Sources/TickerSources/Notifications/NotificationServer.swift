@@ -138,7 +138,16 @@ public final class NotificationServer: ItemSource {
         let actions = try call.argument(5) { $0.stringArrayValue }
         let hints = try call.argument(6) { $0.vardictValue }
         let timeout = try call.argument(7) { $0.int32Value }
-        let urgency = hints["urgency"]?.unwrappingVariant.byteValue ?? 1
+        let urgencyHint = hints["urgency"]?.unwrappingVariant
+        let urgency = urgencyHint?.byteValue ?? 1
+        if let urgencyHint, urgencyHint.byteValue == nil {
+            context?.logger.warning(
+                "notification from '\(app)': hint 'urgency' is \(urgencyHint.type.signature), not a byte (y); shown as normal")
+        }
+        if actions.count % 2 == 1 {
+            context?.logger.warning(
+                "notification from '\(app)': actions come in pairs (key, label); the odd last one is ignored")
+        }
         let now = TimerClock.realtime.nowNanoseconds / 1000
         let expires: Int64? = switch timeout {
         case ..<0: now + defaultTTL

@@ -43,6 +43,10 @@ public final class SourcesService {
             ) { [weak leases] items in
                 leases?.publish(source: name, items: items)
             }
+            if entry.needsNetwork {
+                sourceLogger.notice(
+                    "this source needs the network; under the systemd units add the drop-in tickerd-sources-network.conf")
+            }
             do {
                 try entry.source.start(context)
                 started.append(entry.source)
