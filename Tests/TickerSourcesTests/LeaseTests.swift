@@ -32,6 +32,18 @@ import TestSupport
         #expect(gone <= .milliseconds(2_300), "gone after \(gone), lease 2s")
     }
 
+    @Test func aRestartedTickerdIsFoundAgainAndItsMessagesRenewed() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "hello").count == 1 })
+        try fixture.daemon.restart()
+        let restartedEnd = try #require(try fixture.messages(of: "hello").first?.end)
+        // The service sees tickerd's name come back, adopts the stored message and renews it.
+        #expect(try fixture.wait(.seconds(3)) { (try fixture.messages(of: "hello").first?.end ?? 0) > restartedEnd })
+        #expect(try fixture.messages(of: "hello").map(\.id) == ["src/hello/output"])
+        #expect(fixture.service?.hasExited == false)
+    }
+
     @Test func aRestartedServiceAdoptsItsMessagesWithoutAFlicker() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()
