@@ -62,13 +62,17 @@ import TestSupport
         try handle.close()
     }
 
-    @Test func aRefusedMessageIsLoggedAndTheOtherSourcesCarryOn() throws {
+    @Test func aRefusedMessageIsLoggedOnceAndTheOtherSourcesCarryOn() throws {
+        let files = try TemporaryDirectory(prefix: "command-source")
+        let runs = files.file("runs")
         let fixture = try SourcesFixture(sources: """
+            lease = "1s"
+
             [[source]]
             name = "huge"
             type = "command"
-            command = "head -c 20000 /dev/zero | tr '\\\\0' x"
-            interval = "1s"
+            command = "echo run >> '\(runs)'; head -c 20000 /dev/zero | tr '\\\\0' x"
+            interval = "200ms"
             template = "{output}"
 
             [[source]]
@@ -83,5 +87,10 @@ import TestSupport
         #expect(fixture.wait { fixture.log.contains("source=huge") && fixture.log.contains("tickerd refused the message") })
         #expect(try fixture.messages(of: "huge").isEmpty)
         #expect(fixture.service?.hasExited == false)
+        // The same refused text is not posted (nor logged) again at each run or renewal (every
+        // third of a second here).
+        let count = { (try? String(contentsOfFile: runs, encoding: .utf8))?.split(separator: "\n").count ?? 0 }
+        #expect(fixture.wait { count() >= 6 })
+        #expect(fixture.log.components(separatedBy: "tickerd refused the message").count - 1 == 1, "\(fixture.log)")
     }
 }

@@ -27,6 +27,9 @@ public final class LeaseManager {
     private var ownerWatcher: NameOwnerWatcher?
     private var listing = false
     private var listFailureLogged = false
+    /// Messages tickerd refused (a text too long, a bad link): not posted again, nor logged
+    /// again, until the item changes.
+    private var refused: [String: DesiredMessage] = [:]
     /// The source and item key of each current message id (for activation).
     private var itemKeys: [String: (source: String, key: String)] = [:]
     private var activations: SignalSubscription?
@@ -120,8 +123,9 @@ public final class LeaseManager {
         guard let held, let binding = bindings[name] else { return }
         let now = Self.now()
         let wanted = (desired[name] ?? [:]).filter { _, message in (message.expires ?? .max) > now }
+        for id in refused.keys where id.hasPrefix(binding.idPrefix) && refused[id] != wanted[id] { refused[id] = nil }
         for id in wanted.keys.sorted() {
-            guard let message = wanted[id] else { continue }
+            guard let message = wanted[id], refused[id] == nil else { continue }
             if let old = held[id], old.channel == message.channel {
                 if !message.looksLike(old) { update(id, message, from: old, now: now, source: name) }
             } else {
@@ -143,6 +147,7 @@ public final class LeaseManager {
             for id in wanted.keys.sorted() {
                 guard let message = wanted[id] else { continue }
                 if let expires = message.expires, expires <= now { continue }
+                guard held?[id] != nil else { continue }  // not posted (refused, or in flight): sync decides
                 update(id, message, from: message, now: now, source: name)
             }
             sync(source: name)
@@ -153,8 +158,16 @@ public final class LeaseManager {
         held?[id] = message
         writer.post(id: id, message, end: timing.end(now: now, expires: message.expires)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
-            self.logger.error("tickerd refused the message: \(error)", metadata: ["source": "\(source)", "id": "\(id)"])
             if self.held?[id] == message { self.held?[id] = nil }
+            if error.name.hasPrefix(TickerdNames.errorPrefix) {
+                // tickerd's own verdict on this message: it stands until the item changes.
+                self.refused[id] = message
+                self.logger.error(
+                    "tickerd refused the message (shown again when the item changes): \(error)",
+                    metadata: ["source": "\(source)", "id": "\(id)"])
+            } else {
+                self.logger.error("cannot post the message: \(error)", metadata: ["source": "\(source)", "id": "\(id)"])
+            }
         }
     }
 

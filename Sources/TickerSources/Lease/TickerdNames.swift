@@ -10,6 +10,8 @@ public enum TickerdNames {
     public static let controlInterface = "io.github.tickerd.Ticker1.Control"
     /// The read-only manager interface (signal `Activated`).
     public static let managerInterface = "io.github.tickerd.Ticker1.Manager"
+    /// The prefix of tickerd's own error names (a verdict on the request, not a transport fault).
+    public static let errorPrefix = "io.github.tickerd.Ticker1.Error."
     /// The error tickerd answers for an id it does not hold.
     public static let noSuchMessage = "io.github.tickerd.Ticker1.Error.NoSuchMessage"
 }
