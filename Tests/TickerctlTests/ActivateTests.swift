@@ -67,9 +67,7 @@ import TestSupport
         try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(opened)'\n".write(toFile: browser, atomically: true, encoding: .utf8)
         chmod(browser, 0o755)
         try call(fixture, ["call"] + Self.control + ["Configure", "sa{sv}", "links", "2", "mode", "s", "static", "align", "s", "left"])
-        try call(fixture, ["call"] + Self.control + [
-            "Post", "ssa{sv}", "links", "Release notes", "2", "id", "s", "notes", "link", "s", "https://example.org/notes",
-        ])
+        _ = try fixture.ok(["post", "--channel", "links", "--id", "notes", "--link", "https://example.org/notes", "Release notes"])
         let monitor = try ChildProcess("dbus-monitor", [
             "--address", fixture.address, "type='signal',interface='io.github.tickerd.Ticker1.Manager',member='Activated'",
         ])
