@@ -11,8 +11,10 @@ enum MarkupStripper {
         while let scalar = scalars.popFirst() {
             switch scalar {
             case "<":
-                // A tag runs to the next '>'; a '<' that never closes is text.
-                if let close = scalars.firstIndex(of: ">") {
+                // A tag starts with a letter, '/' or '!' and runs to the next '>'; any other '<',
+                // or one that never closes, is text.
+                let opensTag = scalars.first.map { $0 == "/" || $0 == "!" || $0.properties.isAlphabetic } ?? false
+                if opensTag, let close = scalars.firstIndex(of: ">") {
                     let tag = String(String.UnicodeScalarView(scalars[scalars.startIndex..<close])).lowercased()
                     scalars = scalars[(close + 1)...]
                     if tag.hasPrefix("br") || tag.hasPrefix("/p") { output.unicodeScalars.append(" ") }
