@@ -152,7 +152,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerSourcesTests",
-            dependencies: ["TickerSources", "tickerd-sources", "tickerd", "TestSupport", "DBus"],
+            dependencies: ["TickerSources", "TOMLConfig", "tickerd-sources", "tickerd", "TestSupport", "DBus"],
             swiftSettings: strictSettings
         ),
 
