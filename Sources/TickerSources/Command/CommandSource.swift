@@ -58,12 +58,14 @@ public final class CommandSource: ItemSource {
         return CommandSource(command: command, mode: .periodic(interval: interval), link: link)
     }
 
+    /// Runs the command now (and then as its mode says).
     public func start(_ context: SourceContext) throws {
         self.context = context
         timer = context.loop.makeTimer { [weak self] in self?.run() }
         run()
     }
 
+    /// Stops scheduling runs and ends a running command's process group.
     public func stop() {
         stopped = true
         timer?.cancel()
@@ -147,31 +149,5 @@ public final class CommandSource: ItemSource {
         case .periodic(let interval), .persistent(let interval):
             timer?.schedule(at: .after(.microseconds(interval)))
         }
-    }
-}
-
-extension String {
-    /// The text with its ends' whitespace removed.
-    var trimmingWhitespace: String {
-        let scalars = unicodeScalars
-        let isSpace: (Unicode.Scalar) -> Bool = { $0.properties.isWhitespace }
-        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
-              let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(scalars[first...last])
-    }
-
-    /// The text with every run of whitespace (newlines too) made one space, and trimmed.
-    var collapsingWhitespace: String {
-        var result = ""
-        var pendingSpace = false
-        for scalar in unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control {
-                pendingSpace = !result.isEmpty
-            } else {
-                if pendingSpace { result.unicodeScalars.append(" "); pendingSpace = false }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
     }
 }

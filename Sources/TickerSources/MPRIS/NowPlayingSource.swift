@@ -27,6 +27,7 @@ public final class NowPlayingSource: ItemSource {
         name: "mpris", fields: PlayerState.fieldNames, formKeys: ["paused"], keys: []
     ) { _ throws(ConfigError) in NowPlayingSource() }
 
+    /// Watches the bus for players and reads the ones already there.
     public func start(_ context: SourceContext) throws {
         self.context = context
         let connection = context.connection
@@ -51,6 +52,7 @@ public final class NowPlayingSource: ItemSource {
         }
     }
 
+    /// Stops watching the players.
     public func stop() {
         ownerWatcher?.cancel()
         changes?.cancel()

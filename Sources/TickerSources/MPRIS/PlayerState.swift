@@ -35,7 +35,7 @@ struct PlayerState: Hashable, Sendable {
         fields["url"] = url
         if fields["title"] == nil || fields["title"]?.isEmpty == true, let url {
             // Players without tags give the file: its name is what a person recognises.
-            fields["title"] = String(url.split(separator: "/").last ?? Substring(url)).removingPercentEncoding
+            fields["title"] = String(url.split(separator: "/").last ?? Substring(url)).percentDecoded
         }
         fields["player"] = String(busName.dropFirst(MPRISNames.prefix.count))
         fields["status"] = status.rawValue
@@ -45,37 +45,5 @@ struct PlayerState: Hashable, Sendable {
         } else {
             link = nil
         }
-    }
-}
-
-/// A metadata value as text: a string, or a list of strings (`xesam:artist` is `as`).
-enum DBusValueText: Hashable, Sendable {
-    case one(String)
-    case many([String])
-
-    /// The value, list items joined with ", ".
-    var joined: String {
-        switch self {
-        case .one(let text): return text
-        case .many(let items): return items.joined(separator: ", ")
-        }
-    }
-}
-
-extension String {
-    /// The text with `%XX` escapes decoded (invalid ones kept as they are).
-    var removingPercentEncoding: String {
-        var bytes: [UInt8] = []
-        var source = Array(utf8)[...]
-        while let byte = source.popFirst() {
-            if byte == UInt8(ascii: "%"), source.count >= 2,
-               let value = UInt8(String(decoding: source.prefix(2), as: UTF8.self), radix: 16) {
-                bytes.append(value)
-                source = source.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

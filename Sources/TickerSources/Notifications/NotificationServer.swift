@@ -55,6 +55,7 @@ public final class NotificationServer: ItemSource {
         return NotificationServer(defaultTTL: ttl)
     }
 
+    /// Exports the server and asks for its name; when another server has it, stays idle.
     public func start(_ context: SourceContext) throws {
         self.context = context
         let connection = context.connection
@@ -76,12 +77,14 @@ public final class NotificationServer: ItemSource {
         context.publish([])
     }
 
+    /// Gives the name back.
     public func stop() {
         guard owning, let connection = context?.connection else { return }
         _ = try? connection.releaseName(Self.busName)
         owning = false
     }
 
+    /// A click on notification `key`: its `default` action is invoked, and it closes (reason 2).
     public func activated(key: String) {
         guard let id = UInt32(key), let notification = notifications[id] else { return }
         if notification.actions.contains("default") {
@@ -174,10 +177,9 @@ public final class NotificationServer: ItemSource {
     }
 
     private func close(_ id: UInt32, reason: UInt32, publishing: Bool = true) {
-        guard let notification = notifications.removeValue(forKey: id) else { return }
+        guard notifications.removeValue(forKey: id) != nil else { return }
         order.removeAll { $0 == id }
         emit("NotificationClosed", [.uint32(id), .uint32(reason)], to: nil)
-        _ = notification
         if publishing { publish() }
     }
 
