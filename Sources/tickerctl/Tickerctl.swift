@@ -18,7 +18,7 @@ struct Tickerctl: ParsableCommand {
             PostCommand.self, UpdateCommand.self, RemoveCommand.self, ListCommand.self, SetCommand.self,
             ConfigureCommand.self, PauseCommand.self, ResumeCommand.self, ReloadCommand.self,
             StatusCommand.self, RenderCommand.self, CalendarCommand.self, FollowCommand.self,
-            TimelineCommand.self,
+            TimelineCommand.self, ActivateCommand.self,
         ]
     )
 

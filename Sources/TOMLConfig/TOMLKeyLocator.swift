@@ -9,15 +9,15 @@
 /// Its work is linear in the source: only the first ``maximumDepth`` parts of a dotted key are
 /// indexed (no key tickerd reads is deeper), so a header of thousands of parts costs no more
 /// than its characters.
-struct TOMLKeyLocator {
+public struct TOMLKeyLocator {
     private var lines: [String: Int] = [:]
 
     /// The most parts of a dotted key that are indexed and looked up; a deeper key is located by
     /// its first parts (tickerd's own keys have at most three: `channel.main.speed`).
-    static let maximumDepth = 8
+    public static let maximumDepth = 8
 
     /// Indexes every table header and key of `source`.
-    init(source: String) {
+    public init(source: String) {
         var table: [String] = []
         var arrayCounts: [String: Int] = [:]
         // toml++ skips a UTF-8 byte order mark (editors on Windows write one); so must the locator.
@@ -69,7 +69,7 @@ struct TOMLKeyLocator {
     }
 
     /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
-    func line(of path: String) -> Int {
+    public func line(of path: String) -> Int {
         var candidate = Self.indexedPart(of: path)
         while true {
             if let number = lines[String(candidate)] { return number }
