@@ -19,6 +19,9 @@
 #   make install-user
 #                  install for one desktop user under ~/.local: binaries, the user unit and the
 #                  session bus activation file (starts nothing)
+#   make deb       build the Debian package (debian/) into .build-deb/ and run lintian on it
+#   make test-deb  the package on a clean Debian 12 root (debootstrap, chroot): install, run,
+#                  upgrade, purge; part of `make test` when debian/ or the install rules changed
 
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -68,7 +71,7 @@ TIMELINE_JS    := contrib/js/timeline.js
 PLASMA_MAJOR   ?= 5
 
 .PHONY: plasmoid install-plasmoid test-plasma
-.PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+.PHONY: deb test-deb test-deb-if-changed all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
         sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
@@ -121,7 +124,7 @@ soak: deps
 	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" --soak $(SOAK_FLAGS)
 
 ## test: everything CI runs
-test: deps test-swift test-panels fuzz-smoke
+test: deps test-swift test-panels test-deb-if-changed fuzz-smoke
 	@$(MAKE) --no-print-directory sanitize SANITIZE_LEAKS=0
 
 test-swift:
@@ -245,6 +248,7 @@ SYSUSERSDIR    ?= $(PREFIX)/lib/sysusers.d
 DATADIR        ?= $(PREFIX)/share
 MANDIR         ?= $(DATADIR)/man
 DOCDIR         ?= $(DATADIR)/doc/tickerd
+ZSH_COMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 # dbus-daemon reads system bus policy from /usr/share/dbus-1/system.d and /etc/dbus-1/system.d
 # only, so anything but PREFIX=/usr puts the policy where a local administrator's policy goes.
 DBUSPOLICYDIR  ?= $(if $(filter /usr,$(PREFIX)),/usr/share/dbus-1/system.d,/etc/dbus-1/system.d)
@@ -290,10 +294,12 @@ install: $(if $(BUILT),,release)
 
 ## install-completions: bash, zsh and fish completions for tickerctl under $(COMPLETIONDIR)
 install-completions:
-	install -d $(COMPLETIONDIR)/bash-completion/completions $(COMPLETIONDIR)/zsh/site-functions \
+	install -d $(COMPLETIONDIR)/bash-completion/completions $(DESTDIR)$(ZSH_COMPLETIONDIR) \
 	  $(COMPLETIONDIR)/fish/vendor_completions.d
-	"$(BUILT_DIR)/tickerctl" --generate-completion-script bash > $(COMPLETIONDIR)/bash-completion/completions/tickerctl
-	"$(BUILT_DIR)/tickerctl" --generate-completion-script zsh > $(COMPLETIONDIR)/zsh/site-functions/_tickerctl
+	# bash sources completions; a #! line would only mislead (lintian: bash-completion-with-hashbang).
+	"$(BUILT_DIR)/tickerctl" --generate-completion-script bash | sed '1{/^#!/d}' \
+	  > $(COMPLETIONDIR)/bash-completion/completions/tickerctl
+	"$(BUILT_DIR)/tickerctl" --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONDIR)/_tickerctl
 	"$(BUILT_DIR)/tickerctl" --generate-completion-script fish > $(COMPLETIONDIR)/fish/vendor_completions.d/tickerctl.fish
 
 ## install-user: tickerd for one desktop user, under ~/.local; starts nothing.
@@ -320,11 +326,40 @@ install-user: $(if $(BUILT),,release)
 	install -m 0644 man/tickerctl.1 $(DESTDIR)$(USER_DATA_HOME)/man/man1/
 	install -m 0644 man/tickerd.toml.5 $(DESTDIR)$(USER_DATA_HOME)/man/man5/
 	install -m 0644 man/tickerd.8 $(DESTDIR)$(USER_DATA_HOME)/man/man8/
-	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(USER_DATA_HOME) BUILT="$(BUILT_DIR)"
+	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(USER_DATA_HOME) \
+	  ZSH_COMPLETIONDIR=$(USER_DATA_HOME)/zsh/site-functions BUILT="$(BUILT_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed for $(USER). Then: systemctl --user daemon-reload"; \
 	  echo "and either let the first D-Bus call start tickerd, or: systemctl --user enable --now tickerd.service"; \
 	fi
 
+## deb: the Debian package (debian/, debhelper 13) from the working tree, checked by lintian.
+# Swift is not in Debian: the build uses the toolchain on PATH and links the Swift runtime
+# statically. TICKERD_BUILT=DIR packages release binaries already built there.
+DEB_TOOL_PACKAGES := dpkg-dev debhelper lintian debootstrap
+deb: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_TOOL_PACKAGES)"
+	@deb=$$(scripts/build-deb.sh | tail -n 1); echo "built $$deb"; \
+	  lintian --fail-on error --info "$$deb"
+
+## test-deb: install, run, upgrade and purge the package in a clean Debian 12 root (needs root).
+# DEB_CACHE keeps the debootstrap tarball between runs (default .build-deb/cache).
+test-deb: deps
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_TOOL_PACKAGES)"
+	Tests/Packaging/deb-chroot-test.sh
+
+# What the package is made of: when none of it changed since the last passing run on this machine
+# (a stamp per content hash under DEB_STAMPS), `make test` does not run test-deb again.
+DEB_INPUTS := debian Makefile systemd dbus-policy man examples scripts/build-deb.sh Tests/Packaging
+DEB_STAMPS ?= /var/cache/tickerd-ci/test-deb
+test-deb-if-changed:
+	@hash=$$(git ls-files -z --cached --others --exclude-standard -- $(DEB_INPUTS) | sort -z \
+	  | xargs -0 sha256sum | sha256sum | cut -c1-16); \
+	if [ -e "$(DEB_STAMPS)/$$hash" ]; then \
+	  echo "test-deb: skipped, the package's inputs passed on this machine before ($(DEB_STAMPS)/$$hash)"; \
+	else \
+	  $(MAKE) --no-print-directory test-deb && mkdir -p "$(DEB_STAMPS)" && touch "$(DEB_STAMPS)/$$hash"; \
+	fi
+
 clean:
-	rm -rf .build .build-fuzz .build-asan .build-tsan
+	rm -rf .build .build-fuzz .build-asan .build-tsan .build-deb
