@@ -280,7 +280,7 @@ install: $(if $(BUILT),,release)
 	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8
 	install -m 0644 man/tickerctl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 man/tickerd.toml.5 $(DESTDIR)$(MANDIR)/man5/
-	install -m 0644 man/tickerd.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 man/tickerd.8 man/tickerd-sources.8 $(DESTDIR)$(MANDIR)/man8/
 	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(DATADIR) BUILT="$(BUILT_DIR)"
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 examples/tickerd.toml $(DESTDIR)$(DOCDIR)/examples/tickerd.toml
@@ -325,7 +325,7 @@ install-user: $(if $(BUILT),,release)
 	  $(DESTDIR)$(USER_DATA_HOME)/man/man8
 	install -m 0644 man/tickerctl.1 $(DESTDIR)$(USER_DATA_HOME)/man/man1/
 	install -m 0644 man/tickerd.toml.5 $(DESTDIR)$(USER_DATA_HOME)/man/man5/
-	install -m 0644 man/tickerd.8 $(DESTDIR)$(USER_DATA_HOME)/man/man8/
+	install -m 0644 man/tickerd.8 man/tickerd-sources.8 $(DESTDIR)$(USER_DATA_HOME)/man/man8/
 	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(USER_DATA_HOME) \
 	  ZSH_COMPLETIONDIR=$(USER_DATA_HOME)/zsh/site-functions BUILT="$(BUILT_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then \

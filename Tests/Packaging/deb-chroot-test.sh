@@ -4,8 +4,9 @@
 # Builds tickerd_VERSION.deb and an upgrade with a higher version from one release build, makes a
 # minimal Debian 12 root with debootstrap (cached: DEB_CACHE, default .build-deb/cache) and inside
 # it (chroot, no systemd running):
-#   1. `apt install ./tickerd_*.deb` pulls only packages from the Debian archive;
-#   2. `tickerd --version` and `tickerctl --help` run;
+#   1. `apt install ./tickerd_*.deb ./tickerd-sources_*.deb` pulls only packages from the Debian
+#      archive;
+#   2. `tickerd --version`, `tickerctl --help` and `tickerd-sources --help` run;
 #   3. a bus started there (Debian's system bus configuration with the package's policy) takes
 #      the daemon, run as the package's user, and `tickerctl post` / `list` work;
 #   4. every path `dpkg -L tickerd` lists exists, and the unit is enabled but nothing was started;
@@ -53,14 +54,17 @@ wait_for() {
 step "building the package and an upgrade (one release build)"
 export PATH=/opt/swift/usr/bin:$PATH
 (cd "$ROOT" && swift build -c release --static-swift-stdlib --product tickerd >/dev/null &&
-    swift build -c release --static-swift-stdlib --product tickerctl >/dev/null)
+    swift build -c release --static-swift-stdlib --product tickerctl >/dev/null &&
+    swift build -c release --static-swift-stdlib --product tickerd-sources >/dev/null)
 export TICKERD_BUILT TICKERD_DEB_COMPRESSION=gzip
 TICKERD_BUILT=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)
 version=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
 DEB_OUT=$WORK/out DEB_LOG=$ARTIFACTS/build-1.log "$ROOT/scripts/build-deb.sh" > "$WORK/deb1.txt"
 DEB_OUT=$WORK/out DEB_LOG=$ARTIFACTS/build-2.log "$ROOT/scripts/build-deb.sh" "$version+upgrade1" > "$WORK/deb2.txt"
 DEB1=$(tail -n 1 "$WORK/deb1.txt"); DEB2=$(tail -n 1 "$WORK/deb2.txt")
-[ -f "$DEB1" ] && [ -f "$DEB2" ] || fail "no .deb built"
+SRC1=$(dirname "$DEB1")/tickerd-sources_${version}_$(dpkg --print-architecture).deb
+SRC2=$(dirname "$DEB2")/tickerd-sources_${version}+upgrade1_$(dpkg --print-architecture).deb
+[ -f "$DEB1" ] && [ -f "$DEB2" ] && [ -f "$SRC1" ] && [ -f "$SRC2" ] || fail "no .deb built: $(ls "$WORK/out")"
 
 step "dependencies come from Debian only"
 depends=$(dpkg-deb -f "$DEB1" Depends)
@@ -70,7 +74,8 @@ case "$depends" in *libsystemd0*) ;; *) fail "Depends lacks libsystemd0: $depend
 case "$depends" in *swift*|*Swift*) fail "Depends names the Swift toolchain: $depends" ;; esac
 # No library from the toolchain is needed at run time.
 dpkg-deb -x "$DEB1" "$WORK/unpacked"
-for bin in tickerd tickerctl; do
+dpkg-deb -x "$SRC1" "$WORK/unpacked"
+for bin in tickerd tickerctl tickerd-sources; do
     if ldd "$WORK/unpacked/usr/bin/$bin" | grep -E 'not found|/opt/swift|swift' ; then
         fail "$bin needs a library outside Debian"
     fi
@@ -106,25 +111,29 @@ in_root dpkg-query -W -f='${Package}\n' | sort > "$WORK/before.txt"
 
 step "apt install ./tickerd_$version.deb"
 mkdir -p "$CHROOT/tmp/debs"
-cp "$DEB1" "$DEB2" "$CHROOT/tmp/debs/"
-in_root apt-get install -y "/tmp/debs/$(basename "$DEB1")" > "$ARTIFACTS/install.log" 2>&1 ||
+cp "$DEB1" "$DEB2" "$SRC1" "$SRC2" "$CHROOT/tmp/debs/"
+in_root apt-get install -y "/tmp/debs/$(basename "$DEB1")" "/tmp/debs/$(basename "$SRC1")" > "$ARTIFACTS/install.log" 2>&1 ||
     fail "apt install: $(tail -n 20 "$ARTIFACTS/install.log")"
 in_root dpkg-query -W -f='${Package}\n' | sort > "$WORK/after.txt"
-pulled=$(comm -13 "$WORK/before.txt" "$WORK/after.txt" | grep -vx tickerd || true)
+pulled=$(comm -13 "$WORK/before.txt" "$WORK/after.txt" | grep -vx -e tickerd -e tickerd-sources || true)
 echo "pulled: $(echo $pulled)"
 for p in $pulled; do
     in_root apt-cache policy "$p" | grep -q " $MIRROR bookworm" || fail "$p does not come from the Debian archive"
 done
-in_root dpkg-query -W -f='${Status}' tickerd | grep -q "install ok installed" || fail "tickerd is not installed"
+for p in tickerd tickerd-sources; do
+    in_root dpkg-query -W -f='${Status}' "$p" | grep -q "install ok installed" || fail "$p is not installed"
+done
 
 step "the programs run"
 in_root tickerd --version | tee "$WORK/version.txt"
 grep -q "$version" "$WORK/version.txt" || grep -qE '^[0-9]' "$WORK/version.txt" || fail "tickerd --version printed nothing useful"
 in_root tickerctl --help > "$WORK/help.txt" || fail "tickerctl --help failed"
 grep -q "USAGE" "$WORK/help.txt" || fail "tickerctl --help printed no usage"
+in_root tickerd-sources --help > "$WORK/sources-help.txt" || fail "tickerd-sources --help failed"
+grep -q "USAGE" "$WORK/sources-help.txt" || fail "tickerd-sources --help printed no usage"
 
 step "installed files are where dpkg -L says"
-in_root dpkg -L tickerd > "$ARTIFACTS/dpkg-L.txt"
+in_root dpkg -L tickerd tickerd-sources > "$ARTIFACTS/dpkg-L.txt"
 while IFS= read -r path; do
     in_root test -e "$path" || fail "dpkg -L lists $path, which is missing"
 done < "$ARTIFACTS/dpkg-L.txt"
@@ -134,7 +143,9 @@ for path in /usr/bin/tickerd /usr/bin/tickerctl /lib/systemd/system/tickerd.serv
     /usr/share/dbus-1/system-services/io.github.tickerd.Ticker1.service \
     /usr/share/dbus-1/services/io.github.tickerd.Ticker1.service \
     /usr/share/man/man8/tickerd.8.gz /usr/share/man/man1/tickerctl.1.gz /usr/share/man/man5/tickerd.toml.5.gz \
-    /usr/share/bash-completion/completions/tickerctl /etc/tickerd/tickerd.toml; do
+    /usr/share/bash-completion/completions/tickerctl /etc/tickerd/tickerd.toml \
+    /usr/bin/tickerd-sources /lib/systemd/system/tickerd-sources.service \
+    /usr/lib/systemd/user/tickerd-sources.service /usr/share/man/man8/tickerd-sources.8.gz; do
     grep -qx "$path" "$ARTIFACTS/dpkg-L.txt" || fail "$path is not in dpkg -L"
 done
 in_root getent passwd tickerd > /dev/null || fail "the package did not create user tickerd"
@@ -142,6 +153,8 @@ in_root getent passwd tickerd > /dev/null || fail "the package did not create us
 # refused any start; the package asked for none (--no-start).
 [ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd.service" ] || fail "tickerd.service is not enabled"
 grep -q "deb-systemd-invoke start" "$CHROOT/var/lib/dpkg/info/tickerd.postinst" && fail "the package starts the unit on install"
+# tickerd-sources needs the admin's sources.toml first: neither enabled nor started.
+[ -e "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd-sources.service" ] && fail "tickerd-sources.service is enabled"
 
 # start_daemon: the root's own system bus (Debian's system.conf, which includes the package's
 # policy from /usr/share/dbus-1/system.d) and tickerd on it as user tickerd, as the unit runs it.
@@ -177,7 +190,7 @@ printf '\n[channel.main]\nspeed = 11\n' >> "$CHROOT/etc/tickerd/tickerd.toml"
 cp "$CHROOT/etc/tickerd/tickerd.toml" "$WORK/admin.toml"
 
 step "upgrade to $(basename "$DEB2")"
-in_root apt-get install -y "/tmp/debs/$(basename "$DEB2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
+in_root apt-get install -y "/tmp/debs/$(basename "$DEB2")" "/tmp/debs/$(basename "$SRC2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
     fail "apt upgrade: $(tail -n 20 "$ARTIFACTS/upgrade.log")"
 in_root dpkg-query -W -f='${Version}' tickerd | grep -qx "$version+upgrade1" || fail "the upgrade did not install"
 cmp -s "$WORK/admin.toml" "$CHROOT/etc/tickerd/tickerd.toml" || fail "the upgrade changed /etc/tickerd/tickerd.toml"
@@ -203,9 +216,11 @@ PY
 stop_daemon
 
 step "apt purge tickerd"
-in_root dpkg -L tickerd > "$WORK/files.txt"
-in_root apt-get purge -y tickerd > "$ARTIFACTS/purge.log" 2>&1 || fail "apt purge: $(tail -n 20 "$ARTIFACTS/purge.log")"
-in_root dpkg-query -W -f='${Status}' tickerd 2>/dev/null | grep -q installed && fail "tickerd is still installed"
+in_root dpkg -L tickerd tickerd-sources > "$WORK/files.txt"
+in_root apt-get purge -y tickerd tickerd-sources > "$ARTIFACTS/purge.log" 2>&1 || fail "apt purge: $(tail -n 20 "$ARTIFACTS/purge.log")"
+for p in tickerd tickerd-sources; do
+    in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q installed && fail "$p is still installed"
+done
 while IFS= read -r path; do
     [ -d "$CHROOT$path" ] && continue   # shared folders such as /usr/share/man stay
     [ -e "$CHROOT$path" ] && fail "purge left $path"

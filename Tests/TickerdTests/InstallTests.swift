@@ -35,6 +35,7 @@ import TestSupport
         "share/dbus-1/interfaces/io.github.tickerd.Ticker1.Control.xml",
         "share/dbus-1/interfaces/io.github.tickerd.Ticker1.Channel.xml",
         "share/man/man1/tickerctl.1", "share/man/man5/tickerd.toml.5", "share/man/man8/tickerd.8",
+        "share/man/man8/tickerd-sources.8",
         "share/bash-completion/completions/tickerctl", "share/zsh/site-functions/_tickerctl",
         "share/fish/vendor_completions.d/tickerctl.fish",
         "share/doc/tickerd/examples/tickerd.toml", "share/doc/tickerd/examples/sources.toml",
@@ -83,6 +84,7 @@ import TestSupport
             ".local/share/systemd/user/tickerd.service", ".local/share/systemd/user/tickerd-sources.service",
             ".local/share/dbus-1/services/io.github.tickerd.Ticker1.service",
             ".local/share/man/man1/tickerctl.1", ".local/share/man/man5/tickerd.toml.5", ".local/share/man/man8/tickerd.8",
+            ".local/share/man/man8/tickerd-sources.8",
             ".local/share/bash-completion/completions/tickerctl", ".local/share/zsh/site-functions/_tickerctl",
             ".local/share/fish/vendor_completions.d/tickerctl.fish",
         ])

@@ -4,7 +4,10 @@ import TestSupport
 
 /// The man pages in `man/`: groff renders them without a warning, and each names itself.
 @Suite struct ManPageTests {
-    static let pages = ["tickerd.8": "tickerd", "tickerctl.1": "tickerctl", "tickerd.toml.5": "tickerd.toml"]
+    static let pages = [
+        "tickerd.8": "tickerd", "tickerctl.1": "tickerctl", "tickerd.toml.5": "tickerd.toml",
+        "tickerd-sources.8": "tickerd-sources",
+    ]
 
     @Test(arguments: pages.keys.sorted())
     func pageRendersWithoutWarnings(_ page: String) throws {
