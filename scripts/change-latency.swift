@@ -4,8 +4,8 @@
 // the first frame that shows it — for a removal, from which the removed message is never seen again
 // (0 when it was not on screen). Side by side: rules version 1 (the change waits for the next
 // boundary of the whole tape that no viewer whose text scrolls can see: the daemon then passed no
-// viewer width) and rules version 2 (the next message boundary the declared 48-column viewer cannot
-// see). Run with
+// viewer width) and rules version 2 as the model has it now (the next message boundary the declared
+// 48-column viewer cannot see; a post continues the stream there). Run with
 //   scripts/model-timing.sh scripts/change-latency.swift [N]
 // Frames are walked exactly, change by change (`nextChange`), so the figures are exact to the µs.
 import TickerModel

@@ -96,6 +96,46 @@ import Testing
         #expect(removed.frame(columns: 6, at: Self.at(7)).text == "bb  • ")
     }
 
+    @Test("a post enters at the switch; the messages it passes over come in the next cycle")
+    func goldenPost() throws {
+        // "aaaa  •  bbbb  •  cccc  •  ": starts 0, 9, 18; W = 27; 1 cell/s; 6 columns: switch 9.
+        let old = Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  ")
+        let timeline = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1)), at: Self.t0)
+        // "dddd" posted at the end of the tape (start 27 of 36): it follows at the switch, then
+        // the tape from its cell 0 ("bbbb" and "cccc" wait for the next cycle).
+        let posted = timeline.applying(
+            Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc"), ("d", "dddd")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(posted.pending?.switchPosition == 9 && posted.pending?.nextStart == 27)
+        #expect(posted.frame(columns: 6, at: Self.at(2)) == timeline.frame(columns: 6, at: Self.at(2)))
+        #expect(posted.frame(columns: 6, at: Self.at(5)).text == " •  dd")
+        #expect(posted.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        #expect(posted.frame(columns: 6, at: Self.at(18)).text == "aaaa  ")
+        #expect(posted.frame(columns: 6, at: Self.at(27)).text == "bbbb  ")
+        #expect(posted.entryInstant(ofMessage: "d") == posted.switchInstant)
+        // With a removal: "bbbb" (at the switch) removed, "dddd" posted; the post comes first and
+        // "bbbb" never shows.
+        let both = timeline.applying(Self.tape([("a", "aaaa"), ("c", "cccc"), ("d", "dddd")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(both.pending?.switchPosition == 9 && both.pending?.nextStart == 18)
+        #expect(both.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        for second in 2...60 {
+            #expect(!both.frame(columns: 6, at: Self.at(Double(second))).text.contains("b"), "at \(second) s")
+        }
+        // Replacing "cccc" by id is an update: "bbbb" continues, "CCCC" shows when it comes.
+        let replaced = timeline.applying(Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "CCCC")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(replaced.pending?.nextStart == 9)
+        #expect(replaced.frame(columns: 6, at: Self.at(18)).text == "CCCC  ")
+
+        // Direction right: the switch is the end of "cccc" (−5); "dddd" posted first in the tape
+        // ends at 4 of "dddd  •  aaaa  •  bbbb  •  cccc  •  ", and the stream continues with it.
+        let right = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1), direction: .right), at: Self.t0)
+        let postedRight = right.applying(
+            Self.tape([("d", "dddd"), ("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(postedRight.pending?.switchPosition == -5 && postedRight.pending?.nextStart == 4)
+        #expect(postedRight.frame(columns: 6, at: Self.at(7)).text == "dd  • ")
+        #expect(postedRight.frame(columns: 6, at: Self.at(14)).text == "  •  d")
+        #expect(postedRight.frame(columns: 6, at: Self.at(18)).text == "cccc  ")
+    }
+
     /// One random change to a message tape: some messages removed, one updated, one posted.
     struct Change {
         var old: [(String, String)]
@@ -131,11 +171,12 @@ import Testing
         return Change(old: old, new: new, removed: removed)
     }
 
-    @Test("no visible cell of any declared viewer changes at the change or the switch; settling changes no frame")
+    @Test("no visible cell of any declared viewer changes at the change or the switch; settling changes no frame; a post comes within reach + one message")
     func noJump() throws {
         var rng = SeededRandom(seed: 0x5EED_0A11)
         var checked = 0
         var skippedRemoved = 0
+        var postedSeen = 0
         for trial in 0..<200 {
             let change = Self.randomChange(&rng)
             let gap = TextSamples.gaps[Int.random(in: 0..<TextSamples.gaps.count, using: &rng)]
@@ -166,10 +207,17 @@ import Testing
             } else {
                 #expect(seam <= cell && seam > cell - longest, "trial \(trial)")
             }
-            // The stream continues with the message at the switch when it is kept (updated or not).
+            // A posted message comes first at the switch (direction right: the last posted, which
+            // the stream shows first); otherwise the stream continues with the message at the
+            // switch when it is kept (updated or not).
             let index = try #require(after.messageIndex(atSeam: seam), "trial \(trial)")
             let oldKey = old.layout!.messages[index].key
-            if let kept = new.layout?.messages.first(where: { $0.key == oldKey }) {
+            let oldKeys = Set(old.layout!.messages.map(\.key))
+            let posted = (new.layout?.messages ?? []).filter { !oldKeys.contains($0.key) }
+            if let first = direction == .left ? posted.first : posted.last {
+                let expected = direction == .left ? first.cells.lowerBound : first.cells.upperBound.floorMod(new.width)
+                #expect(pending.nextStart == expected, "trial \(trial): the posted message does not come first")
+            } else if let kept = new.layout?.messages.first(where: { $0.key == oldKey }) {
                 let expected = direction == .left ? kept.cells.lowerBound : kept.cells.upperBound.floorMod(new.width)
                 #expect(pending.nextStart == expected, "trial \(trial)")
             }
@@ -205,6 +253,21 @@ import Testing
                 #expect(ShiftPropertyTests.isShift(justBefore, atSwitch, by: shift, columns: c), "trial \(trial) c \(c): jump at the switch")
             }
 
+            // A posted message comes into every declared view once the motion has covered at most
+            // the reach and one message (with its separator or gap) from the change.
+            if !posted.isEmpty {
+                let mark = Self.mark(change.old.count).unicodeScalars.first!
+                let limit = applyAt + Int64(Double(reach + longest + 1) / speed * 1_000_000)
+                let walkStep = max(1, Int(500_000 / speed))
+                for c in Set([1, reach]) {
+                    let seen = stride(from: applyAt, through: limit, by: walkStep).contains { t in
+                        after.frame(columns: c, at: t).text.unicodeScalars.contains(mark)
+                    }
+                    #expect(seen, "trial \(trial) c \(c): the posted message did not come within reach + one message")
+                    postedSeen += seen ? 1 : 0
+                }
+            }
+
             // A removed message that no viewer saw at the change never appears.
             let spans = old.layout!.messages
             for k in change.removed {
@@ -230,17 +293,20 @@ import Testing
         }
         #expect(checked > 130)
         #expect(skippedRemoved < checked)
+        #expect(postedSeen > 40)
     }
 
-    @Test("a second change before the switch keeps the switch and continues with the same message")
+    @Test("a second change before the switch keeps the switch; a message it posts comes first there")
     func replacedPending() throws {
         let old = Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  ")
         let timeline = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1)), at: Self.t0)
         let first = timeline.applying(Self.tape([("a", "aaaa"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
         let second = first.applying(
             Self.tape([("a", "aaaa"), ("c", "cccc"), ("d", "dd")], gap: "  •  "), at: Self.at(3), seamColumns: 6)
-        #expect(second.pending?.switchPosition == 9 && second.pending?.nextStart == 9)
+        // "dd" is new to the old tape (a, b, c): the stream continues with it (cell 18 of the new tape).
+        #expect(second.pending?.switchPosition == 9 && second.pending?.nextStart == 18)
         #expect(second.pending?.changedAt == Self.at(3))
+        #expect(second.frame(columns: 6, at: Self.at(9)).text == "dd  • ")
         #expect(second.frame(columns: 6, at: Self.at(3)) == first.frame(columns: 6, at: Self.at(3)))
         // Back to the old tape: nothing pending any more.
         #expect(second.applying(old, at: Self.at(4), seamColumns: 6).pending == nil)

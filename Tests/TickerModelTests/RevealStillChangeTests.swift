@@ -35,19 +35,19 @@ import Testing
         #expect(half.extras.reveal == 0.5)
         #expect(timeline.frame(columns: 40, at: changed + 2_000_000, effects: effects).text == pad("typed in  •  short", 40))
         #expect(timeline.frame(columns: 40, at: switchAt + 1_000_000, effects: effects).text == pad("typed in  •  short", 40))
-        // The switch is at stream cell 10, the start of "short", which the stream continues with
-        // (cell 13 of "typed in  •  short  •  "); "typed in" follows 10 cells later, at 20 s.
-        #expect(timeline.pending?.switchPosition == 10 && timeline.pending?.nextStart == 13)
-        let entry = switchAt + 10_000_000
+        // The switch is at stream cell 10, the start of "short"; the stream continues there with
+        // the posted "typed in" (cell 0 of "typed in  •  short  •  "), which types in from the switch.
+        #expect(timeline.pending?.switchPosition == 10 && timeline.pending?.nextStart == 0)
+        let entry = switchAt
         #expect(effects.messages["r"].flatMap { if case let .reveal(r) = $0 { r.start } else { nil } } == entry)
         // 8 columns: only the old content fits; the old text until the switch, then the new text
-        // scrolls in from "short", and "typed in" types in when it gets to the switch's place.
+        // scrolls in from "typed in", typing in as it comes.
         #expect(timeline.frame(columns: 8, at: changed + 1_000_000, effects: effects).text == pad("short", 8))
-        #expect(timeline.frame(columns: 8, at: switchAt + 500_000, effects: effects).text == "short  •")
+        #expect(timeline.frame(columns: 8, at: switchAt - 500_000, effects: effects).text == pad("short", 8))
         #expect(timeline.frame(columns: 8, at: entry + 500_000, effects: effects).text == pad("ty", 8))
-        // 3 columns: scrolling; the message enters still hidden, types from its entry.
-        #expect(timeline.frame(columns: 3, at: switchAt + 500_000, effects: effects).text == "sho")
-        #expect(timeline.frame(columns: 3, at: entry - 1_000_000, effects: effects).text == "   ")
+        #expect(timeline.frame(columns: 8, at: entry + 2_500_000, effects: effects).text == "ped in  ", "all typed, two cells on")
+        // 3 columns: scrolling; the old separator until the switch, then the message types in.
+        #expect(timeline.frame(columns: 3, at: switchAt - 3_000_000, effects: effects).text == "•  ")
         #expect(timeline.frame(columns: 3, at: entry + 500_000, effects: effects).text == "ty ")
         // Pacing: the still viewer is woken for each cluster from the change on.
         #expect(timeline.nextChange(after: changed, columns: 40, effects: effects) == changed + 250_000)
@@ -106,7 +106,7 @@ import Testing
         // 40 columns: the first change fitted, the second does not: back to the old text, and the
         // message types in when it reaches the switch's place in the pending tape as it now is.
         #expect(after.forViewer(columns: 40).start == replaced.entryInstant(ofMessage: "r"))
-        #expect(replaced.pending?.nextStart == 13 && replaced.entryInstant(ofMessage: "r")! > timeline.switchInstant!)
+        #expect(replaced.pending?.nextStart == 0 && replaced.entryInstant(ofMessage: "r") == timeline.switchInstant)
         // Once under way (after its switch) a reveal is left alone.
         let later = reveal.start + 1
         #expect(reveal.after(change: replaced, message: "r", at: later) == reveal)

@@ -62,25 +62,32 @@ extension Timeline {
 
     /// The new tape's cell where the stream continues when the switch lies at old message
     /// `index`'s boundary — its start for direction left, its end for direction right
-    /// (docs/rendering.md §6). When the message is still in the new tape (updated or not), its
-    /// start (left) or end (right) there. When it was removed: for direction left, the start of
-    /// the message that follows the last message kept from before it (the new tape's first message
-    /// when none was kept); for direction right, the end of the message that precedes the first
-    /// message kept from after it (the new tape's last message when none was kept). So a removed
-    /// message is skipped, nothing else is, and the messages keep their order.
+    /// (docs/rendering.md §6). When the new tape holds messages whose keys were not in the old
+    /// tape (posted), the stream continues with them: for direction left at the start of the
+    /// first of them in tape order, for direction right at the end of the last (the first the
+    /// stream shows that way); the messages the cycle passes over come around in the next cycle.
+    /// Otherwise, when the message is still in the new tape (updated or not), its start (left) or
+    /// end (right) there. When it was removed: for direction left, the start of the message that
+    /// follows the last message kept from before it (the new tape's first message when none was
+    /// kept); for direction right, the end of the message that precedes the first message kept
+    /// from after it (the new tape's last message when none was kept). So a removed message is
+    /// skipped, a posted one comes first, and the messages keep their order.
     func continuation(from index: Int, into newTape: Tape) -> Int {
         guard newTape.width > 0, let oldKeys = tape.messageKeys, let newKeys = newTape.messageKeys,
               index < oldKeys.count, !newKeys.isEmpty else { return 0 }
         var newIndex: [String: Int] = [:]
         for (position, key) in newKeys.enumerated() where newIndex[key] == nil { newIndex[key] = position }
+        let oldSet = Set(oldKeys)
         if direction == .left {
             let starts = newTape.messageStarts
+            if let posted = newKeys.firstIndex(where: { !oldSet.contains($0) }) { return starts[posted] }
             if let kept = newIndex[oldKeys[index]] { return starts[kept] }
             let before = oldKeys[..<index].reversed().lazy.compactMap { newIndex[$0] }.first
             guard let before, before + 1 < starts.count else { return 0 }
             return starts[before + 1]
         }
         let ends = newTape.messageEnds
+        if let posted = newKeys.lastIndex(where: { !oldSet.contains($0) }) { return ends[posted].floorMod(newTape.width) }
         if let kept = newIndex[oldKeys[index]] { return ends[kept].floorMod(newTape.width) }
         let after = oldKeys[(index + 1)...].lazy.compactMap { newIndex[$0] }.first
         let preceding = (after ?? 0) - 1
