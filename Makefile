@@ -50,7 +50,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
-.PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+.PHONY: all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
         sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
 
 all: build
@@ -83,10 +83,6 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product tickerd-bench $(SWIFT_BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" $(BENCH_FLAGS)
 	cd Benchmarks && $(SWIFT) package benchmark
-
-## symbol-order: regenerate linker/tickerd.order from a callgrind run of the daemon (needs valgrind)
-symbol-order: deps
-	bash scripts/symbol-order.sh
 
 ## bench-smoke: the daemon-level harness with tiny sizes and 2 s windows, debug build
 bench-smoke: deps

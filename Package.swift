@@ -9,31 +9,16 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// Release executables are linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36):
-/// still position-independent (ASLR), but the loader reads a 15 KB table instead of gold's 1.9 MB of
-/// `R_X86_64_RELATIVE` entries, which stayed resident — idle RSS 17.6 → 16.8 MB (docs/benchmarks.md,
-/// "Memory"). Debug and sanitizer builds keep the default linker.
+/// still position-independent (ASLR), with a small relocation table. Debug and sanitizer builds
+/// keep the default linker.
 let releaseLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release)),
 ]
 
-/// The daemon's release link also puts the functions it runs next to each other
-/// (`linker/tickerd.order`, made by `scripts/symbol-order.sh` from a callgrind run of the daemon):
-/// the kernel maps 64 KiB around each code page fault, so ~0.8 MB of code run, spread over a
-/// 16 MB .text, kept ~8 MB of it resident. And it exports no symbols (`linker/tickerd.exports`):
-/// nothing loads the daemon as a library, and the loader read its 400 KB symbol table at every
-/// start. Idle RSS 16.9 → ~12 MB (docs/benchmarks.md, "Memory").
-///
-/// And it links libstdc++ (for toml++ and the Swift runtime) statically: `linker/libstdc++/` holds
-/// only a link to Debian 12's `libstdc++.a`, so `-lstdc++` finds the archive there before the
-/// shared library. The loader then no longer maps and relocates the whole 2 MB shared library
-/// for the little of it the daemon uses: idle RSS ~12.0 → ~10.8 MB, and start-up ~1 ms faster
-/// (docs/benchmarks.md, "Memory"). Where the link dangles (another GCC), the shared library is
-/// used as before.
+/// The daemon's release link exports no symbols (`linker/tickerd.exports`): nothing loads the
+/// daemon as a library.
 let daemonLinkerSettings: [LinkerSetting] = releaseLinkerSettings + [
     .unsafeFlags([
-        "-L\(Context.packageDirectory)/linker/libstdc++",
-        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/tickerd.order",
-        "-Xlinker", "--no-warn-symbol-ordering",
         "-Xlinker", "--version-script=\(Context.packageDirectory)/linker/tickerd.exports",
     ], .when(configuration: .release)),
 ]
