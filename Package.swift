@@ -54,6 +54,12 @@ let package = Package(
         // glibc's <malloc.h> (malloc_trim), part of libc itself.
         .systemLibrary(name: "CMalloc"),
 
+        // The names of the D-Bus API and the channel-name rule, written once.
+        .target(
+            name: "TickerNames",
+            swiftSettings: strictSettings
+        ),
+
         // Swift layer over libdbus: connection, event loop, messages, objects, signals.
         .target(
             name: "DBus",
@@ -81,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "tickerd",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost", "CSystemd", "CMalloc",
+                "DBus", "TickerModel", "TickerHost", "TickerNames", "CSystemd", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -94,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "tickerctl",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost",
+                "DBus", "TickerModel", "TickerHost", "TickerNames",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings,
@@ -104,7 +110,7 @@ let package = Package(
         // The daemon-level benchmark harness (make bench): the real tickerd on a private bus.
         .executableTarget(
             name: "tickerd-bench",
-            dependencies: ["DBus"],
+            dependencies: ["DBus", "TickerNames"],
             swiftSettings: strictSettings
         ),
 
@@ -122,12 +128,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerdTests",
-            dependencies: ["tickerd", "tickerd-bench", "TestSupport"],
+            dependencies: ["tickerd", "tickerd-bench", "TestSupport", "TickerNames"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TickerctlTests",
-            dependencies: ["tickerctl", "TestSupport", "TickerModel", "DBus"],
+            dependencies: ["tickerctl", "TestSupport", "TickerModel", "DBus", "TickerNames"],
             swiftSettings: strictSettings
         ),
         .testTarget(

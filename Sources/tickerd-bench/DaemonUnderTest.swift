@@ -1,4 +1,5 @@
 import Foundation
+import TickerNames
 
 /// The real `tickerd` binary on a private bus, with its own state folder, config file and notify
 /// socket; ready once it sent `READY=1`.
@@ -14,17 +15,17 @@ final class DaemonUnderTest {
     private let binary: String
 
     /// The daemon's well-known name.
-    static let service = "io.github.tickerd.Ticker1"
+    static let service = TickerBus.name
     /// The manager object.
-    static let managerPath = "/io/github/tickerd/Ticker1"
+    static let managerPath = TickerBus.managerPath
     /// The `main` channel object.
-    static let mainChannelPath = "/io/github/tickerd/Ticker1/channel/main"
+    static let mainChannelPath = TickerBus.channelPath(TickerBus.mainChannel)
     /// The manager's read interface (signals such as MessageStarted).
-    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
+    static let managerInterface = TickerBus.managerInterface
     /// The control interface (Post, Remove).
-    static let controlInterface = "io.github.tickerd.Ticker1.Control"
+    static let controlInterface = TickerBus.controlInterface
     /// The channel interface (Subscribe, Frame).
-    static let channelInterface = "io.github.tickerd.Ticker1.Channel"
+    static let channelInterface = TickerBus.channelInterface
 
     /// Writes `config`, starts `binary` on `bus` and waits (at most `readyTimeout` s) for READY=1.
     init(binary: String, bus: PrivateBus, config: String, readyTimeout: Double = 30) throws {
