@@ -144,7 +144,7 @@ final class Daemon {
 
     /// Hands the heap pages that start-up (or a reload) used and freed back to the kernel: parsing
     /// a large configuration and building its first state file leave many free pages between
-    /// the live ones, which glibc keeps mapped unless asked (`malloc_trim`, docs/benchmarks.md).
+    /// the live ones, which glibc keeps mapped unless asked (`malloc_trim`).
     private func returnStartUpGarbage() {
         _ = malloc_trim(0)
     }
