@@ -75,7 +75,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
-## bench: every figure of issue 9, release build (docs/benchmarks.md explains them)
+## bench: the daemon's figures and the in-process ones, release build (docs/benchmarks.md explains them)
 # BENCH_FLAGS passes options to tickerd-bench (see tickerd-bench --help), e.g. BENCH_FLAGS="--window 10".
 BENCH_FLAGS ?=
 bench: deps
