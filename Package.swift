@@ -107,10 +107,11 @@ let package = Package(
             linkerSettings: releaseLinkerSettings
         ),
 
-        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus.
+        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus
+        // (TestSupport's, as the tests use).
         .executableTarget(
             name: "tickerd-bench",
-            dependencies: ["DBus", "TickerNames"],
+            dependencies: ["DBus", "TickerNames", "TestSupport"],
             swiftSettings: strictSettings
         ),
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TickerNames
 
 /// The real `tickerd` binary on a private bus, with its own state folder, config file and notify
@@ -10,7 +11,7 @@ final class DaemonUnderTest {
     private(set) var process: ChildProcess
     /// Spawn → READY=1 of the latest start.
     private(set) var startup: Duration
-    private let directory: ScratchDirectory
+    private let directory: TemporaryDirectory
     private let notify: NotifySocket
     private let binary: String
 
@@ -34,7 +35,7 @@ final class DaemonUnderTest {
         }
         self.binary = binary
         self.bus = bus
-        directory = try ScratchDirectory(prefix: "tickerd-bench-daemon")
+        directory = try TemporaryDirectory(prefix: "tickerd-bench-daemon")
         try config.write(toFile: directory.file("tickerd.toml"), atomically: true, encoding: .utf8)
         notify = try NotifySocket(path: directory.file("notify"))
         (process, startup) = try Self.launch(
@@ -71,7 +72,7 @@ final class DaemonUnderTest {
     }
 
     private static func launch(
-        binary: String, bus: PrivateBus, directory: ScratchDirectory, notify: NotifySocket, readyTimeout: Double
+        binary: String, bus: PrivateBus, directory: TemporaryDirectory, notify: NotifySocket, readyTimeout: Double
     ) throws -> (ChildProcess, Duration) {
         let index = notify.readyCount
         let started = ContinuousClock.now
