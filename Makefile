@@ -71,7 +71,7 @@ TIMELINE_JS    := contrib/js/timeline.js
 PLASMA_MAJOR   ?= 5
 
 .PHONY: plasmoid install-plasmoid test-plasma
-.PHONY: deb test-deb test-deb-if-changed all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+.PHONY: deb test-deb test-deb-if-changed all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
         sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
@@ -96,7 +96,7 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
-## bench: every figure of issue 9, release build (docs/benchmarks.md explains them)
+## bench: the daemon's figures and the in-process ones, release build (docs/benchmarks.md explains them)
 # BENCH_FLAGS passes options to tickerd-bench (see tickerd-bench --help), e.g. BENCH_FLAGS="--window 10".
 BENCH_FLAGS ?=
 bench: deps
@@ -104,10 +104,6 @@ bench: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product tickerd-bench $(SWIFT_BUILD_FLAGS)
 	"$$($(SWIFT) build -c release --static-swift-stdlib --show-bin-path)/tickerd-bench" $(BENCH_FLAGS)
 	cd Benchmarks && $(SWIFT) package benchmark
-
-## symbol-order: regenerate linker/tickerd.order from a callgrind run of the daemon (needs valgrind)
-symbol-order: deps
-	bash scripts/symbol-order.sh
 
 ## bench-smoke: the daemon-level harness with tiny sizes and 2 s windows, debug build
 bench-smoke: deps

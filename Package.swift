@@ -9,31 +9,16 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// Release executables are linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36):
-/// still position-independent (ASLR), but the loader reads a 15 KB table instead of gold's 1.9 MB of
-/// `R_X86_64_RELATIVE` entries, which stayed resident — idle RSS 17.6 → 16.8 MB (docs/benchmarks.md,
-/// "Memory"). Debug and sanitizer builds keep the default linker.
+/// still position-independent (ASLR), with a small relocation table. Debug and sanitizer builds
+/// keep the default linker.
 let releaseLinkerSettings: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release)),
 ]
 
-/// The daemon's release link also puts the functions it runs next to each other
-/// (`linker/tickerd.order`, made by `scripts/symbol-order.sh` from a callgrind run of the daemon):
-/// the kernel maps 64 KiB around each code page fault, so ~0.8 MB of code run, spread over a
-/// 16 MB .text, kept ~8 MB of it resident. And it exports no symbols (`linker/tickerd.exports`):
-/// nothing loads the daemon as a library, and the loader read its 400 KB symbol table at every
-/// start. Idle RSS 16.9 → ~12 MB (docs/benchmarks.md, "Memory").
-///
-/// And it links libstdc++ (for toml++ and the Swift runtime) statically: `linker/libstdc++/` holds
-/// only a link to Debian 12's `libstdc++.a`, so `-lstdc++` finds the archive there before the
-/// shared library. The loader then no longer maps and relocates the whole 2 MB shared library
-/// for the little of it the daemon uses: idle RSS ~12.0 → ~10.8 MB, and start-up ~1 ms faster
-/// (docs/benchmarks.md, "Memory"). Where the link dangles (another GCC), the shared library is
-/// used as before.
+/// The daemon's release link exports no symbols (`linker/tickerd.exports`): nothing loads the
+/// daemon as a library.
 let daemonLinkerSettings: [LinkerSetting] = releaseLinkerSettings + [
     .unsafeFlags([
-        "-L\(Context.packageDirectory)/linker/libstdc++",
-        "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/tickerd.order",
-        "-Xlinker", "--no-warn-symbol-ordering",
         "-Xlinker", "--version-script=\(Context.packageDirectory)/linker/tickerd.exports",
     ], .when(configuration: .release)),
 ]
@@ -69,6 +54,12 @@ let package = Package(
         // glibc's <malloc.h> (malloc_trim), part of libc itself.
         .systemLibrary(name: "CMalloc"),
 
+        // The names of the D-Bus API and the channel-name rule, written once.
+        .target(
+            name: "TickerNames",
+            swiftSettings: strictSettings
+        ),
+
         // Swift layer over libdbus: connection, event loop, messages, objects, signals.
         .target(
             name: "DBus",
@@ -96,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "tickerd",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost", "CSystemd", "CMalloc", "TOMLConfig",
+                "DBus", "TickerModel", "TickerHost", "TickerNames", "CSystemd", "CMalloc", "TOMLConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -109,17 +100,18 @@ let package = Package(
         .executableTarget(
             name: "tickerctl",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost",
+                "DBus", "TickerModel", "TickerHost", "TickerNames",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSettings,
             linkerSettings: releaseLinkerSettings
         ),
 
-        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus.
+        // The daemon-level benchmark harness (make bench): the real tickerd on a private bus
+        // (TestSupport's, as the tests use).
         .executableTarget(
             name: "tickerd-bench",
-            dependencies: ["DBus"],
+            dependencies: ["DBus", "TickerNames", "TestSupport"],
             swiftSettings: strictSettings
         ),
 
@@ -170,12 +162,12 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerdTests",
-            dependencies: ["tickerd", "tickerd-bench", "TestSupport"],
+            dependencies: ["tickerd", "tickerd-bench", "TestSupport", "TickerNames"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "TickerctlTests",
-            dependencies: ["tickerctl", "TestSupport", "TickerModel", "DBus"],
+            dependencies: ["tickerctl", "TestSupport", "TickerModel", "DBus", "TickerNames"],
             swiftSettings: strictSettings
         ),
         .testTarget(

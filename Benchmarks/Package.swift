@@ -23,5 +23,13 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "package-benchmark"),
             ]
         ),
+        // Not a timing: how long a content change takes to show, in model time (docs/benchmarks.md,
+        // "Content changes"). Run from this directory: swift run -c release ChangeLatency [N]
+        .executableTarget(
+            name: "ChangeLatency",
+            dependencies: [.product(name: "TickerModel", package: "tickerd")],
+            path: "ChangeLatency",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -87,8 +87,7 @@ extension Connection {
     /// `false` and `const` nothing. Emits nothing when nothing is left to announce.
     ///
     /// The signal is written straight into wire bytes (``propertiesChangedBody(interface:changed:invalidated:)``);
-    /// a body too large to go to the socket in one piece is built by libdbus as other large
-    /// signals are.
+    /// a larger body than ``WireBody/encodedLimit`` is built by libdbus as other large signals are.
     public func propertiesChanged(path: ObjectPath, interface: String, names: [String]) throws {
         let declared = try lookUpInterface(path, interface)
         var changed: [Property] = []
@@ -105,7 +104,7 @@ extension Connection {
         // In key order, as `DBusValue.vardict` lists a dictionary's entries.
         changed.sort { $0.name < $1.name }
         let body = try Self.propertiesChangedBody(interface: interface, changed: changed, invalidated: invalidated)
-        guard body.bytes.count <= WireSender.directBodyLimit else {
+        guard body.bytes.count <= WireBody.encodedLimit else {
             var values: [String: DBusValue] = [:]
             for property in changed { values[property.name] = try property.value() }
             try emitPropertiesChanged(path: path, interface: interface, changed: values, invalidated: invalidated)

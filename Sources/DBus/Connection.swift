@@ -25,8 +25,6 @@ public final class Connection {
     public let uniqueName: String
     private let bridge: LibdbusEventBridge
     let router: MessageRouter
-    /// Writes ``WireMessage``s to the socket when libdbus has nothing queued.
-    let wireSender: WireSender
     /// Whether ``close()`` has not been called yet.
     public private(set) var isOpen = true
 
@@ -76,7 +74,6 @@ public final class Connection {
         uniqueName = String(cString: name)
         bridge = LibdbusEventBridge(loop: loop, connection: connection)
         router = MessageRouter()
-        wireSender = WireSender(connection: connection)
         router.connection = self
         do {
             try router.install(on: connection)
@@ -125,26 +122,16 @@ public final class Connection {
         return serial
     }
 
-    /// Sends `message` (built without libdbus): written straight to the socket when nothing is
-    /// queued before it, else queued behind what is. Throws `Disconnected` when the connection is
-    /// closed and `InvalidArgs` when libdbus refuses the bytes.
+    /// Queues `message` (built without libdbus) for sending, after libdbus has checked every
+    /// byte of it; libdbus numbers and writes it like its own messages. Throws `Disconnected`
+    /// when the connection is closed and `InvalidArgs` when libdbus refuses the bytes.
     public func send(_ message: WireMessage) throws {
         guard isConnected else { throw DBusError.disconnected() }
-        try wireSender.send(message)
-    }
-
-    /// Lets the bus daemon run now if it waits for this thread's CPU: call it after sending what
-    /// someone waits for (a reply, a change's signals) when more work follows before the loop
-    /// sleeps.
-    ///
-    /// Writing to a Unix socket wakes the reader as a "sync" wake-up, which tells the scheduler
-    /// the writer is about to sleep, so the bus daemon is queued on this CPU and waits until this
-    /// thread blocks — on 2 CPUs a Post's MessageStarted waited p50 ~0.2 ms in dbus-daemon's run
-    /// queue while the daemon built PropertiesChanged, the reply and log lines (perf trace,
-    /// docs/benchmarks.md). A `sched_yield` hands the CPU over at once; with nothing else
-    /// runnable it returns at once.
-    public func yieldToBus() {
-        sched_yield()
+        // Any serial will do for parsing: libdbus numbers the copy it sends (a copy has none).
+        let parsed = try message.libdbusMessage(serial: 1)
+        guard let copy = dbus_message_copy(parsed.raw) else { throw DBusError.noMemory }
+        defer { dbus_message_unref(copy) }
+        guard dbus_connection_send(raw, copy, nil) != 0 else { throw DBusError.noMemory }
     }
 
     /// Bytes of messages queued on this connection and not yet written to the socket (they grow

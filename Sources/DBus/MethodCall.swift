@@ -62,7 +62,7 @@ public final class MethodReply {
         isCompleted = true
         guard call.expectsReply, let connection else { return }
         do {
-            if let body = try WireBody.forDirectSending(values) {
+            if let body = try WireBody.forEncoding(values) {
                 guard call.kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
                 try connection.send(try WireMessage.methodReturn(replySerial: call.serial, destination: call.sender, body: body))
             } else {
@@ -70,8 +70,6 @@ public final class MethodReply {
                 try reply.append(values)
                 try connection.send(reply)
             }
-            // The caller waits for it: the bus forwards it before whatever follows the call.
-            connection.yieldToBus()
         } catch {
             isCompleted = false
             fail(error)

@@ -21,8 +21,8 @@ public enum NameValidation {
 
     /// Dotted names (interfaces, errors, well-known bus names): two or more non-empty elements.
     ///
-    /// One pass over the UTF-8 bytes: splitting into arrays of elements cost ~3k instructions
-    /// for an interface name, paid by every signal sent (docs/benchmarks.md).
+    /// One pass over the UTF-8 bytes, with no arrays of elements built (every signal sent checks
+    /// its interface name).
     private static func isDottedName(
         _ bytes: UnsafeBufferPointer<UInt8>, allowHyphen: Bool, allowLeadingDigit: Bool
     ) -> Bool {

@@ -3,8 +3,7 @@
 ///
 /// The same writing code serves both ways the value is read: for a `PropertiesChanged` signal
 /// the entries go straight into the message's bytes, with no tree of ``DBusValue``s built and
-/// freed (a channel's `Timeline` of ~22 entries cost ~40k instructions per Post that way,
-/// docs/benchmarks.md); for `Get` and `GetAll` they are collected as ``DBusDictEntry``s.
+/// freed; for `Get` and `GetAll` they are collected as ``DBusDictEntry``s.
 public struct VardictWriter {
     /// Where the entries go.
     enum Target {

@@ -3,9 +3,6 @@ import Glibc
 /// Writes ``DBusValue``s in the D-Bus wire format (little-endian) in one pass over the values:
 /// the body of a ``WireMessage``.
 ///
-/// libdbus's iterators cost ~10 k instructions per argument and per variant (each top-level
-/// argument rewrites the header's signature field, each container re-reads its signature); a
-/// Post's PropertiesChanged took ~0.2 M instructions to build that way (docs/benchmarks.md).
 /// Offsets are aligned from the start of the bytes, so the encoder must start at an 8-aligned
 /// offset of the message (a body always does). `WireMessageTests` compares its bytes with
 /// libdbus's for random values.
@@ -23,8 +20,8 @@ struct WireEncoder {
 
     /// Writes zeros up to the next multiple of `alignment` (1, 2, 4 or 8).
     ///
-    /// The small writes here append byte by byte: `append(contentsOf:)` costs ~95 instructions a
-    /// call however few bytes it copies, and a Post's PropertiesChanged makes ~150 of them.
+    /// The small writes here append byte by byte (`append(contentsOf:)` has a fixed cost per
+    /// call however few bytes it copies).
     mutating func pad(to alignment: Int) {
         var remainder = bytes.count & (alignment - 1)
         guard remainder != 0 else { return }

@@ -20,14 +20,17 @@ public struct WireBody: Sendable {
         }
     }
 
-    /// The body holding `arguments` when it can go straight to the socket, or nil when the caller
+    /// The largest body worth encoding here: a larger one is built by libdbus's iterators, which
+    /// copy it fewer times than libdbus parsing it back from bytes.
+    static let encodedLimit = 30 << 10
+
+    /// The body holding `arguments` when it is worth encoding here, or nil when the caller
     /// should build the message through libdbus: one argument holds a file descriptor, or the
-    /// body is too large to be written in one piece (``WireSender/directBodyLimit``; a large reply
-    /// built by libdbus's iterators is copied fewer times than one parsed back from bytes).
-    static func forDirectSending(_ arguments: [DBusValue]) throws -> WireBody? {
+    /// body is larger than ``encodedLimit``.
+    static func forEncoding(_ arguments: [DBusValue]) throws -> WireBody? {
         do {
             let body = try WireBody(encoding: arguments)
-            return body.bytes.count <= WireSender.directBodyLimit ? body : nil
+            return body.bytes.count <= encodedLimit ? body : nil
         } catch is WireEncoder.FileDescriptorFound {
             return nil
         }
@@ -58,8 +61,8 @@ public struct WireBody: Sendable {
 }
 
 /// A whole D-Bus message as the bytes that go on the socket (little-endian), built without
-/// libdbus: a signal or a method return. ``Connection/send(_:)-(WireMessage)`` writes it straight
-/// to the bus socket when libdbus has nothing queued, and hands it to libdbus otherwise.
+/// libdbus: a signal or a method return. ``Connection/send(_:)-(WireMessage)`` hands it to
+/// libdbus, which checks every byte and sends it like its own messages.
 ///
 /// Its header fields come in the order libdbus writes them, so the bytes equal libdbus's own
 /// marshalling of the same message (`WireMessageTests`). The serial is written when it is sent.

@@ -1,4 +1,6 @@
 import Foundation
+import TestSupport
+import TickerNames
 
 /// The real `tickerd` binary on a private bus, with its own state folder, config file and notify
 /// socket; ready once it sent `READY=1`.
@@ -9,22 +11,22 @@ final class DaemonUnderTest {
     private(set) var process: ChildProcess
     /// Spawn → READY=1 of the latest start.
     private(set) var startup: Duration
-    private let directory: ScratchDirectory
+    private let directory: TemporaryDirectory
     private let notify: NotifySocket
     private let binary: String
 
     /// The daemon's well-known name.
-    static let service = "io.github.tickerd.Ticker1"
+    static let service = TickerBus.name
     /// The manager object.
-    static let managerPath = "/io/github/tickerd/Ticker1"
+    static let managerPath = TickerBus.managerPath
     /// The `main` channel object.
-    static let mainChannelPath = "/io/github/tickerd/Ticker1/channel/main"
+    static let mainChannelPath = TickerBus.channelPath(TickerBus.mainChannel)
     /// The manager's read interface (signals such as MessageStarted).
-    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
+    static let managerInterface = TickerBus.managerInterface
     /// The control interface (Post, Remove).
-    static let controlInterface = "io.github.tickerd.Ticker1.Control"
+    static let controlInterface = TickerBus.controlInterface
     /// The channel interface (Subscribe, Frame).
-    static let channelInterface = "io.github.tickerd.Ticker1.Channel"
+    static let channelInterface = TickerBus.channelInterface
 
     /// Writes `config`, starts `binary` on `bus` and waits (at most `readyTimeout` s) for READY=1.
     init(binary: String, bus: PrivateBus, config: String, readyTimeout: Double = 30) throws {
@@ -33,7 +35,7 @@ final class DaemonUnderTest {
         }
         self.binary = binary
         self.bus = bus
-        directory = try ScratchDirectory(prefix: "tickerd-bench-daemon")
+        directory = try TemporaryDirectory(prefix: "tickerd-bench-daemon")
         try config.write(toFile: directory.file("tickerd.toml"), atomically: true, encoding: .utf8)
         notify = try NotifySocket(path: directory.file("notify"))
         (process, startup) = try Self.launch(
@@ -70,7 +72,7 @@ final class DaemonUnderTest {
     }
 
     private static func launch(
-        binary: String, bus: PrivateBus, directory: ScratchDirectory, notify: NotifySocket, readyTimeout: Double
+        binary: String, bus: PrivateBus, directory: TemporaryDirectory, notify: NotifySocket, readyTimeout: Double
     ) throws -> (ChildProcess, Duration) {
         let index = notify.readyCount
         let started = ContinuousClock.now

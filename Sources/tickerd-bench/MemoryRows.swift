@@ -1,5 +1,6 @@
 import DBus
 import Foundation
+import TestSupport
 
 /// Resident memory of the daemon: idle with the small config, and with many scheduled messages
 /// read from a generated config file.

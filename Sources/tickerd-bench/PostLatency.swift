@@ -9,10 +9,9 @@ import Foundation
 /// Beside each post it times the two things no daemon can avoid, in the same conditions: a
 /// `Peer.Ping` round trip to tickerd (the bus hops a Post's signals and answer take) and the
 /// durable write of a Post's record in the state folder's file system, made the way the daemon's
-/// journal makes it (one 4 KiB block into zeros written ahead, `O_DIRECT | O_DSYNC`). The Ping is
-/// the floor of the signals (they go out while the record is written); the Ping plus the write is
-/// the floor of the answer, which waits for the record to be durable. For comparison it also
-/// times the plain way: an append of a record's size plus `fdatasync`.
+/// journal makes it (an append of a record's size plus `fdatasync`). A change is stored, then
+/// announced, then answered, so the Ping plus the write is the floor of the signals and of the
+/// answer alike.
 struct PostLatency {
     /// Latencies of the timed posts, in seconds.
     struct Samples {
@@ -27,10 +26,8 @@ struct PostLatency {
         /// Peer.Ping round trips to tickerd whose answer is received by the client's event loop,
         /// as the Post's answer and signals are.
         var pingThroughLoop: [Double] = []
-        /// One 4 KiB block written into zeros beside the state folder, `O_DIRECT | O_DSYNC`.
-        var durableWrite: [Double] = []
         /// Append of `probeRecordSize` bytes + fdatasync beside the state folder.
-        var appendAndSync: [Double] = []
+        var durableWrite: [Double] = []
     }
 
     /// Each timed post's MessageStarted latency minus the Ping timed right after it, in seconds
@@ -41,10 +38,6 @@ struct PostLatency {
 
     /// The bytes appended per append-and-fdatasync probe: about a Post's journal record.
     static let probeRecordSize = 2500
-    /// The block the journal-like probe writes (a Post's record and the end of the one before).
-    static let probeBlockSize = 4096
-    /// The zeros the journal-like probe writes into (written, and made durable, first).
-    static let probeFileSize = 4 << 20
 
     /// The bus address.
     let address: String
@@ -92,7 +85,6 @@ struct PostLatency {
             unlink(probePath)
         }
         let record = [UInt8](repeating: UInt8(ascii: "x"), count: Self.probeRecordSize)
-        let blocks = try BlockProbe(path: probePath + ".blocks", fileSize: Self.probeFileSize, blockSize: Self.probeBlockSize)
         var samples = Samples()
         let warmUp = min(5, posts)
         for index in 0..<(warmUp + posts) {
@@ -112,16 +104,13 @@ struct PostLatency {
                 destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
                 interface: "org.freedesktop.DBus.Peer", member: "Ping", arguments: [], timeout: .seconds(10))
             let written = ContinuousClock.now
-            try blocks.writeNextBlock()
-            let blockWritten = ContinuousClock.now
             let wrote = record.withUnsafeBytes { write(probe, $0.baseAddress, $0.count) }
             guard wrote == record.count, fdatasync(probe) == 0 else { throw BenchError("probe write failed: errno \(errno)") }
             let synced = ContinuousClock.now
             let throughLoop = try pingThroughLoop(connection: connection, loop: loop, state: state)
             if index >= warmUp {
                 samples.ping.append((written - pinged).seconds)
-                samples.durableWrite.append((blockWritten - written).seconds)
-                samples.appendAndSync.append((synced - blockWritten).seconds)
+                samples.durableWrite.append((synced - written).seconds)
                 samples.pingThroughLoop.append(throughLoop)
             }
         }

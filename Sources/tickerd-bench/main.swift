@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 // tickerd-bench: starts the real tickerd on a private bus and prints one table of daemon-level
 // figures (issue 9). `--smoke` runs every scenario with tiny sizes.
@@ -8,7 +9,7 @@ import Foundation
 func withDaemon(_ settings: BenchSettings, subscribers: Int,
                 _ body: (PrivateBus, DaemonUnderTest) throws -> [ResultRow]) throws -> [ResultRow] {
     signal(SIGPIPE, SIG_IGN)
-    let bus = try PrivateBus()
+    let bus = try PrivateBus.forBenchmarks()
     defer { bus.stop() }
     let daemon = try DaemonUnderTest(
         binary: settings.tickerd, bus: bus, config: BenchConfigs.scrolling(subscribers: subscribers))

@@ -145,7 +145,7 @@ final class Daemon {
 
     /// Hands the heap pages that start-up (or a reload) used and freed back to the kernel: parsing
     /// a large configuration and building its first state file leave many free pages between
-    /// the live ones, which glibc keeps mapped unless asked (`malloc_trim`, docs/benchmarks.md).
+    /// the live ones, which glibc keeps mapped unless asked (`malloc_trim`).
     private func returnStartUpGarbage() {
         _ = malloc_trim(0)
     }
@@ -158,6 +158,10 @@ final class Daemon {
         case let .loaded(snapshot, notes):
             for note in notes { logger.warning("state journal: \(note)") }
             for problem in manager.restore(snapshot) { logger.warning("state: \(problem)") }
+        case let .unreadable(error):
+            logger.error(
+                "cannot read the saved state (\(error)); tickerd serves an empty state and refuses changes (StorageFailed) until every file in \(store.directory) can be read and written by this user (e.g. chown a journal left by a run as root) and tickerd is restarted",
+                metadata: ["state": .string(error.path)])
         case let .corrupt(reason, movedTo):
             logger.error(
                 "the state file could not be read (\(reason)); it was moved to \(movedTo) and tickerd starts fresh",

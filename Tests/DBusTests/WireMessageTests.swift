@@ -160,10 +160,10 @@ import Testing
         #expect(isInvalidArgs { _ = try WireBody([.string("nul \0 inside")]) })
         #expect(isInvalidArgs { _ = try WireBody([.array(.int32, [.string("not an int")])]) })
         #expect(isInvalidArgs { _ = try WireBody([.unixFD(0)]) })
-        #expect(try WireBody.forDirectSending([.string("a"), .variant(.unixFD(1))]) == nil)
-        // A body too large for one write is left to libdbus's iterators; a smaller one is not.
-        #expect(try WireBody.forDirectSending([.string(String(repeating: "x", count: WireSender.directBodyLimit))]) == nil)
-        #expect(try WireBody.forDirectSending([.string(String(repeating: "x", count: 1000))]) != nil)
+        #expect(try WireBody.forEncoding([.string("a"), .variant(.unixFD(1))]) == nil)
+        // A body past the encoding limit is left to libdbus's iterators; a smaller one is not.
+        #expect(try WireBody.forEncoding([.string(String(repeating: "x", count: WireBody.encodedLimit))]) == nil)
+        #expect(try WireBody.forEncoding([.string(String(repeating: "x", count: 1000))]) != nil)
         // 128 arguments of `as` make a 256-byte signature, one past the limit.
         #expect(isInvalidArgs { _ = try WireBody(Array(repeating: .stringArray([]), count: 128)) })
         let body = try WireBody([.string("ok")])

@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 import TestSupport
+import TickerNames
 
 /// A running `tickerd` on a private bus and the independent peers (busctl, gdbus, dbus-monitor)
 /// that talk to it.
 final class DaemonFixture: Sendable {
-    static let service = "io.github.tickerd.Ticker1"
-    static let managerPath = "/io/github/tickerd/Ticker1"
-    static let control = "io.github.tickerd.Ticker1.Control"
-    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
-    static let channelInterface = "io.github.tickerd.Ticker1.Channel"
+    static let service = TickerBus.name
+    static let managerPath = TickerBus.managerPath
+    static let control = TickerBus.controlInterface
+    static let managerInterface = TickerBus.managerInterface
+    static let channelInterface = TickerBus.channelInterface
 
     let daemon: TickerdProcess
 
@@ -24,7 +25,7 @@ final class DaemonFixture: Sendable {
 
     var address: String { daemon.bus.address }
 
-    static func channelPath(_ name: String) -> String { "\(managerPath)/channel/\(name)" }
+    static func channelPath(_ name: String) -> String { TickerBus.channelPath(name) }
 
     /// `busctl --address=… --json=short call …`, failing the test when busctl fails.
     func call(

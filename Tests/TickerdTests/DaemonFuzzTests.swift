@@ -3,6 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 import TickerModel
+import TickerNames
 
 /// Issue 10, "Bad input": thousands of seeded random calls on the daemon's D-Bus surface — every
 /// method of Control, Channel, Properties, Introspectable, Peer and ObjectManager, right and wrong
@@ -248,5 +249,5 @@ import TickerModel
 
 /// The prefix of tickerd's own error names.
 enum TickerErrorName {
-    static let prefix = "io.github.tickerd.Ticker1.Error."
+    static let prefix = TickerBus.errorPrefix
 }

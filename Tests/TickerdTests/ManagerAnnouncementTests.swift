@@ -3,10 +3,9 @@ import TestSupport
 import TickerModel
 @testable import tickerd
 
-/// When a change's events go out relative to its store: before the write when the record only
-/// overwrites space the store holds (so subscribers need not wait for the disk), after it
-/// otherwise; and when a write that was announced fails, the events are taken back so that a
-/// subscriber following them ends with the manager's state.
+/// A change is stored, then announced: its events go out only once its store succeeded, and a
+/// change whose store fails is never announced, so a subscriber following the signals always
+/// ends with the manager's state.
 @Suite struct ManagerAnnouncementTests {
     static let base: Instant = 1_800_000_000_000_000
 
@@ -69,10 +68,6 @@ import TickerModel
         }
     }
 
-    static func isTakenBack(_ event: ManagerEvent) -> Bool {
-        if case .messageEnded(_, _, .notStored) = event { true } else { false }
-    }
-
     func makeManager(_ clock: ManagerJournalTests.ManualClock, store: MemoryStore) -> (Manager, Panel) {
         let manager = Manager(zones: ZoneTable(), clock: { clock.now })
         let panel = Panel()
@@ -83,50 +78,41 @@ import TickerModel
         return (manager, panel)
     }
 
-    @Test func aChangeWrittenInPlaceIsAnnouncedBeforeItsWriteAndOneThatGrowsTheFileAfter() throws {
+    @Test func everyChangeIsAnnouncedOnlyAfterItIsStored() throws {
         let clock = ManagerJournalTests.ManualClock(Self.base)
         let store = MemoryStore()
         let (manager, panel) = makeManager(clock, store: store)
-        var startedAtCommit: [Int] = []
-        store.onCommit = {
-            startedAtCommit.append(panel.events.filter { if case .messageStarted = $0 { true } else { false } }.count)
-        }
-        _ = try manager.post(channel: "main", text: "in place", request: MessageRequest())
-        #expect(startedAtCommit == [1], "MessageStarted went out before the record was written")
-        store.writesInPlace = false
-        _ = try manager.post(channel: "main", text: "grows the journal", request: MessageRequest())
-        #expect(startedAtCommit == [1, 1], "a record that may fail for want of space is written before its signals")
-        #expect(panel.events.filter { if case .messageStarted = $0 { true } else { false } }.count == 2)
-        store.writesInPlace = true
+        var eventsAtStore: [Int] = []
+        store.onStore = { eventsAtStore.append(panel.events.count) }
+        let before = panel.events.count
+        _ = try manager.post(channel: "main", text: "first", request: MessageRequest())
+        let afterFirst = panel.events.count
         _ = try manager.post(channel: "new", text: "creates a channel", request: MessageRequest())
-        #expect(startedAtCommit == [1, 1, 2], "a new channel (an object on the bus) is announced only once stored")
+        #expect(eventsAtStore == [before, afterFirst], "a change's events went out before its store")
+        #expect(panel.events.count > afterFirst && afterFirst > before)
         #expect(panel.differences(from: manager) == [])
     }
 
-    @Test func anAnnouncedChangeWhoseWriteFailsIsTakenBack() throws {
+    @Test func aChangeWhoseStoreFailsIsNeverAnnounced() throws {
         let clock = ManagerJournalTests.ManualClock(Self.base)
         let store = MemoryStore()
         let (manager, panel) = makeManager(clock, store: store)
         let kept = try manager.post(channel: "main", text: "stored", request: MessageRequest())
         var replacing = MessageRequest()
         replacing.id = kept
-        store.failingInPlace = true
-        let eventsBefore = panel.events.count
+        store.failing = true
+        let eventsBefore = panel.events
         #expect(throws: TickerError.self) {
             try manager.post(channel: "main", text: "replacement, not stored", request: replacing)
         }
-        #expect(manager.channels["main"]?.activeTexts == ["stored"])
-        #expect(Array(manager.messages.keys) == [kept])
-        // Announced (the old one replaced, the new one started), then taken back in reverse.
-        let reasons = panel.events[eventsBefore...].compactMap { event -> MessageEndReason? in
-            if case let .messageEnded(_, _, reason) = event { reason } else { nil }
+        #expect(throws: TickerError.self) {
+            try manager.post(channel: "other", text: "a channel, not stored", request: MessageRequest())
         }
-        #expect(reasons == [.replaced, .notStored])
-        // The channel's properties were announced changed, then announced again (back as they were).
-        let changes = panel.events[eventsBefore...].filter { if case .channelChanged("main", _) = $0 { true } else { false } }
-        #expect(changes.count >= 2 && changes.count % 2 == 0)
+        #expect(panel.events == eventsBefore, "a change that was not stored was announced")
+        #expect(manager.channels["main"]?.activeTexts == ["stored"])
+        #expect(manager.channels["other"] == nil)
+        #expect(Array(manager.messages.keys) == [kept])
         #expect(panel.differences(from: manager) == [])
-        store.failingInPlace = false
         #expect(store.state.messages.values.map(\.text) == ["stored"])
     }
 
@@ -138,23 +124,20 @@ import TickerModel
         let operations = ManagerJournalTests()
         var random = SeededRandom(seed: seed)
         var ids: [String] = []
-        var takenBack = 0
+        var refused = 0
         for step in 0..<600 {
-            let failure = random.next() % 4
-            store.failing = failure == 0
-            store.failingInPlace = failure == 1
-            store.writesInPlace = random.next() % 3 != 0
-            let before = panel.events.count
+            store.failing = random.next() % 4 == 0
+            let stored = store.changes.count
+            let events = panel.events.count
             operations.randomOperation(manager, clock, ids: &ids, random: &random)
-            takenBack += panel.events[before...].filter { Self.isTakenBack($0) }.count
+            if store.failing && store.changes.count == stored && panel.events.count == events { refused += 1 }
             let differences = panel.differences(from: manager)
             #expect(differences == [], "seed \(seed), step \(step): \(differences)")
             if !differences.isEmpty { return }
         }
-        #expect(takenBack > 5, "only \(takenBack) announced messages were taken back")
+        #expect(refused > 50, "only \(refused) changes were refused")
         // What was stored is what the manager holds.
         store.failing = false
-        store.failingInPlace = false
         clock.now += 1
         _ = try manager.post(channel: "main", text: "after the failures", request: MessageRequest())
         #expect(store.state.snapshot(journalSequence: 0).messages == manager.snapshot().messages)

@@ -42,42 +42,30 @@ final class SnapshotSaver {
     }
 }
 
-/// A store that keeps what it is given in memory. It fails as a full disk does while `failing`
-/// is set (the change is not written in place, and its commit throws), and as a device error
-/// does while `failingInPlace` is set (the change would be written in place, but its commit
-/// throws).
+/// A store that keeps what it is given in memory, and fails as a full disk does while `failing`
+/// is set.
 final class MemoryStore: StateStoring {
     /// The state as stored so far (changes applied over the last snapshot).
     var state = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
     /// The changes stored, in order.
     var changes: [StateChange] = []
-    /// When set, every store throws, and no change is prepared as written in place.
+    /// When set, every store throws.
     var failing = false
-    /// When set (and `failing` is not), changes are prepared as written in place and their
-    /// commits throw.
-    var failingInPlace = false
-    /// Whether changes are prepared as written in place (when not `failing`), as a journal
-    /// record into the zeros written ahead; false stands for a record that grows the file.
-    var writesInPlace = true
-    /// Called at each commit, before it stores or fails.
-    var onCommit: (() -> Void)?
+    /// Called at each store, before it stores or fails.
+    var onStore: (() -> Void)?
 
     struct Failure: Error {}
 
-    func prepare(_ change: StateChange) throws -> PreparedChange {
-        PreparedChange(change: change, record: nil, overwritesInPlace: writesInPlace && !failing)
-    }
-
-    func commit(_ prepared: PreparedChange, snapshot: () -> StateSnapshot) throws {
-        onCommit?()
-        if failing || failingInPlace { throw Failure() }
-        changes.append(prepared.change)
-        state.apply(prepared.change)
+    func store(_ change: StateChange, snapshot: () -> StateSnapshot) throws {
+        onStore?()
+        if failing { throw Failure() }
+        changes.append(change)
+        state.apply(change)
     }
 }
 
 extension JournalFile {
-    /// Where the whole records of `bytes` end (the zeros written ahead of them follow).
+    /// Where the whole records of `bytes` end.
     static func recordsEnd(in bytes: [UInt8]) -> Int {
         records(in: bytes).payloads.reduce(0) { $0 + 8 + $1.count }
     }

@@ -201,9 +201,8 @@ import TickerModel
         for state in states.prefix(4) { try saver.save(state) }
         let journal = try #require(try AtomicFile.read(store.journalPath))
         try store.compact(states[4])
-        // Emptied: no records, only the zeros written ahead of the next ones.
-        let emptied = try #require(try AtomicFile.read(store.journalPath))
-        #expect(emptied.count >= JournalFile.growthStep && emptied.allSatisfy { $0 == 0 })
+        // Emptied.
+        #expect(try AtomicFile.read(store.journalPath) == [])
         // The snapshot was written but the journal not yet emptied when the power went.
         try Data(journal).write(to: URL(fileURLWithPath: store.journalPath))
         #expect(try loaded(directory.path).0 == comparable(states[4]))
@@ -228,30 +227,6 @@ import TickerModel
         #expect(try JournalFile.recordsEnd(atPath: store.journalPath) < 2 * StateStore.journalFactor * fileSize(store.path))
     }
 
-    @Test func aRecordPastTheLimitThatFitsInPlaceIsWrittenThenFoldedIntoTheSnapshot() throws {
-        let (directory, saver, states) = try freshStore((1...40).map { "message \($0) of a journal with a small limit" }, journalLimit: 6000)
-        let store = saver.store
-        var previous = StoredState(StateSnapshot(nextSerial: 0, channels: [], messages: []))
-        var crossed = 0
-        for (index, state) in states.enumerated() {
-            let change = previous.change(to: state, sequence: 0)
-            let journalBytes = JournalFile.recordsEnd(atPath: store.journalPath)
-            // The journal's limit: the given one, or four snapshots when that is more.
-            let limit = max(6000, StateStore.journalFactor * (index == 0 ? 0 : try fileSize(store.path)))
-            let prepared = try store.prepare(change)
-            try store.commit(prepared, snapshot: { state })
-            previous = StoredState(state)
-            #expect(try loaded(directory.path).0 == comparable(state), "after state \(index)")
-            guard index > 0, let record = prepared.record, journalBytes + 8 + record.payload.count > limit else { continue }
-            // Past the limit but in place: written (its signals need not wait for a compaction),
-            // then folded into the snapshot with the journal emptied.
-            #expect(prepared.overwritesInPlace)
-            #expect(JournalFile.recordsEnd(atPath: store.journalPath) == 0, "after state \(index)")
-            crossed += 1
-        }
-        #expect(crossed >= 2, "the journal crossed its limit \(crossed) times")
-    }
-
     /// The bytes a journal holding `payloads` starts with: each one's length, CRC-32 and bytes.
     private static func recordBytes(_ payloads: [[UInt8]]) -> [UInt8] {
         payloads.flatMap { payload -> [UInt8] in
@@ -262,83 +237,39 @@ import TickerModel
         }
     }
 
-    /// Every byte of the file at `path`: the records of `payloads`, then only zeros.
+    /// Every byte of the file at `path`: the records of `payloads`, and nothing else.
     private static func expectFileHolds(_ payloads: [[UInt8]], at path: String) throws {
         let bytes = try #require(try AtomicFile.read(path))
-        let expected = recordBytes(payloads)
-        #expect(bytes.count >= expected.count && Array(bytes[..<expected.count]) == expected)
-        #expect(bytes[expected.count...].allSatisfy { $0 == 0 })
+        #expect(bytes == recordBytes(payloads))
         let (read, unread) = JournalFile.records(in: bytes)
         #expect(read.map(Array.init) == payloads && unread == 0)
     }
 
-    @Test(arguments: [true, false])
-    func recordsAppendedIntoTheZerosWrittenAheadReadBackAcrossEveryStep(direct: Bool) throws {
+    @Test func recordsOfEverySizeAreAppendedExactlyAndReadBack() throws {
         let directory = try TemporaryDirectory()
-        let journal = JournalFile(path: directory.file("journal"), direct: direct)
+        let journal = JournalFile(path: directory.file("journal"))
         try journal.open()
-        #expect(journal.isDirect == direct, "this machine's file systems take O_DIRECT")
         var random = SeededRandom(seed: 9)
         var written: [[UInt8]] = []
-        var steps = Set<Int>()
-        // ~200 kB of records of 1 to 2000 bytes, and now and then one of several blocks: across
-        // three growth steps, starting anywhere in a block.
-        while written.reduce(0, { $0 + $1.count + 8 }) < 3 * JournalFile.growthStep + 5000 {
+        // Records of 1 to 2000 bytes, and now and then one of several pages.
+        for _ in 0..<60 {
             let length = random.next() % 10 == 0 ? Int(random.next() % 9000 + 1) : Int(random.next() % 2000 + 1)
             let payload = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            let inPlace = journal.overwritesInPlace(payloadCount: payload.count)
-            let countBefore = (try AtomicFile.read(journal.path))?.count ?? 0
             try journal.append(payload)
             written.append(payload)
             try Self.expectFileHolds(written, at: journal.path)
-            let count = try #require(try AtomicFile.read(journal.path)).count
-            #expect(count % JournalFile.growthStep == 0 && count > journal.size, "\(count)")
-            // A record said to overwrite in place (so that only a device error can stop it, and
-            // its signals go out before it) did not grow the file; every other one did.
-            #expect(inPlace == (count == countBefore), "record \(written.count) of \(length) bytes: in place \(inPlace), file \(countBefore) → \(count)")
-            steps.insert(count)
+            #expect(journal.size == Self.recordBytes(written).count)
         }
-        #expect(steps.count == 4)
         try journal.truncate()
         #expect(try AtomicFile.read(journal.path)?.count == 0)
     }
 
-    @Test(arguments: [-1, 0, 1])
-    func aRecordEndingAtTheZerosEndOverwritesInPlaceAndOneBytePastGrowsTheFile(past: Int) throws {
-        let directory = try TemporaryDirectory()
-        let journal = JournalFile(path: directory.file("journal"))
-        try journal.open()
-        try journal.append(Array(repeating: 7, count: 10))
-        let allocated = try #require(try AtomicFile.read(journal.path)).count
-        // The payload whose record (8 bytes of length and checksum, then the payload) ends `past`
-        // bytes after the zeros written ahead.
-        let length = allocated - journal.size - 8 + past
-        #expect(journal.overwritesInPlace(payloadCount: length) == (past <= 0))
-        try journal.append(Array(repeating: 9, count: length))
-        let grown = try #require(try AtomicFile.read(journal.path)).count
-        #expect((grown == allocated) == (past <= 0), "\(allocated) → \(grown)")
-    }
-
-    @Test func growingAheadKeepsHalfAStepOfZerosAfterEveryRecordAndLosesNone() throws {
-        let directory = try TemporaryDirectory()
-        let journal = JournalFile(path: directory.file("journal"))
-        try journal.open()
-        journal.growAhead()
-        var random = SeededRandom(seed: 11)
-        var written: [[UInt8]] = []
-        var sizes = Set<Int>()
-        for _ in 0..<120 {
-            #expect(journal.overwritesInPlace(payloadCount: JournalFile.growthStep / 2 - 8))
-            let payload = (0..<Int(random.next() % 3000 + 1)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-            try journal.append(payload)
-            journal.growAhead()
-            written.append(payload)
-            try Self.expectFileHolds(written, at: journal.path)
-            let count = try #require(try AtomicFile.read(journal.path)).count
-            #expect(count - journal.size >= JournalFile.growthStep / 2, "\(count) bytes, records end at \(journal.size)")
-            sizes.insert(count)
-        }
-        #expect(sizes.count >= 3, "the file grew \(sizes.count - 1) times")
+    @Test func zerosAfterTheRecordsAreNoRecordAndOtherBytesAreReported() {
+        let records = Self.recordBytes([[1, 2, 3], [4]])
+        let zeros = JournalFile.records(in: records + Array(repeating: 0, count: 100))
+        #expect(zeros.payloads.map(Array.init) == [[1, 2, 3], [4]] && zeros.unreadBytes == 0)
+        let cut = JournalFile.records(in: records + [5, 0, 0, 0, 1])
+        #expect(cut.payloads.count == 2 && cut.unreadBytes == 5)
     }
 
     @Test func aJournalOpenedOnRecordsTakesNewOnesOnlyOnceEmptied() throws {

@@ -1,9 +1,9 @@
 import Benchmark
 import TickerModel
 
-func makeTimeline(clusters: Int) -> Timeline {
+func makeTimeline(clusters: Int, mode: Mode = .continuous) -> Timeline {
     let tape = Tape(messages: makeMessages(clusters: clusters), separator: ChannelSettings.defaultSeparator)
-    return Timeline(tape: tape, settings: ChannelSettings(speed: .cellsPerSecond(8)), at: 1_700_000_000_000_000)
+    return Timeline(tape: tape, settings: ChannelSettings(mode: mode, speed: .cellsPerSecond(8)), at: 1_700_000_000_000_000)
 }
 
 /// The naive way: rebuild the rotated string from the tape's characters for every frame (O(n)).
@@ -60,6 +60,21 @@ func registerFrameBenchmarks() {
             }
         } setup: {
             makeTimeline(clusters: size)
+        }
+    }
+
+    // Pages mode keeps its layout per column count: after the first frame, a page is found by search.
+    for size in [100, 10_000, 1_000_000] {
+        Benchmark("frame/pages/\(size) clusters/80 columns") { benchmark, timeline in
+            var t: Instant = 1_700_000_000_000_000
+            for _ in benchmark.scaledIterations {
+                t += 123_457
+                blackHole(timeline.frame(columns: 80, at: t))
+            }
+        } setup: {
+            let timeline = makeTimeline(clusters: size, mode: .pages)
+            _ = timeline.frame(columns: 80, at: 1_700_000_000_000_000)
+            return timeline
         }
     }
 

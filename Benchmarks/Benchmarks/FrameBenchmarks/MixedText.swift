@@ -1,5 +1,5 @@
-// Sample text shared by the package-benchmark suite and scripts/frame-timing.swift (which
-// compiles this file beside it: scripts/model-timing.sh --with), so both time the same tape.
+// Sample text of the package-benchmark suite: a tape of mixed scripts (CJK, emoji, flags,
+// combining marks).
 // No import of Benchmark here.
 
 /// A tape of about `clusters` extended grapheme clusters: mostly ASCII with some CJK and emoji.

@@ -1,5 +1,4 @@
-// Schedules shared by the package-benchmark suite and scripts/schedule-benchmark.swift (which
-// compiles this file beside it: scripts/model-timing.sh --with). No import of Benchmark here.
+// Schedules of the package-benchmark suite. No import of Benchmark here.
 import TickerModel
 
 /// A seeded generator, so every run schedules the same messages.

@@ -1,20 +1,21 @@
 import DBus
+import TickerNames
 
-/// The names of tickerd's D-Bus API, version 1 (DESIGN §3).
+/// The names of tickerd's D-Bus API as the daemon uses them (``TickerBus`` holds each one once).
 enum BusNames {
     /// The well-known bus name.
-    static let service = "io.github.tickerd.Ticker1"
+    static let service = TickerBus.name
     /// The read-only manager interface.
-    static let managerInterface = "io.github.tickerd.Ticker1.Manager"
+    static let managerInterface = TickerBus.managerInterface
     /// The write interface.
-    static let controlInterface = "io.github.tickerd.Ticker1.Control"
+    static let controlInterface = TickerBus.controlInterface
     /// The per-channel read-only interface.
-    static let channelInterface = "io.github.tickerd.Ticker1.Channel"
+    static let channelInterface = TickerBus.channelInterface
     /// The manager object's path.
-    static let managerPath = "/io/github/tickerd/Ticker1"
+    static let managerPath = TickerBus.managerPath
 
     /// The object path of channel `name` (a valid channel name is a valid path element).
     static func channelPath(_ name: String) throws -> ObjectPath {
-        try ObjectPath("\(managerPath)/channel/\(name)")
+        try ObjectPath(TickerBus.channelPath(name))
     }
 }

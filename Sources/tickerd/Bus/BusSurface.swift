@@ -69,8 +69,6 @@ final class BusSurface: ManagerObserver {
         } catch {
             onError?("could not publish \(event): \(error)")
         }
-        // Subscribers wait for it: the bus forwards it while the next event's signal is built.
-        connection.yieldToBus()
         if onEvent != nil { deliveredEvents.append(event) }
     }
 

@@ -1,4 +1,5 @@
 import DBus
+import TickerNames
 
 /// The daemon's errors, each answered on the bus as `io.github.tickerd.Ticker1.Error.<Name>` with a
 /// message a person can act on (see docs/dbus-api.md, "Errors").
@@ -23,20 +24,20 @@ enum TickerError: Error, Equatable, CustomStringConvertible, DBusErrorConvertibl
     case invalidConfig(String)
 
     /// The prefix of every tickerd error name.
-    static let namePrefix = "io.github.tickerd.Ticker1.Error."
+    static let namePrefix = TickerBus.errorPrefix
 
     /// The last part of the error name, e.g. `InvalidText`.
     var shortName: String {
         switch self {
-        case .invalidText: return "InvalidText"
-        case .invalidOption: return "InvalidOption"
-        case .invalidChannel: return "InvalidChannel"
-        case .noSuchChannel: return "NoSuchChannel"
-        case .noSuchMessage: return "NoSuchMessage"
-        case .invalidCalendar: return "InvalidCalendar"
-        case .limitExceeded: return "LimitExceeded"
-        case .storageFailed: return "StorageFailed"
-        case .invalidConfig: return "InvalidConfig"
+        case .invalidText: return TickerBus.Error.invalidText.rawValue
+        case .invalidOption: return TickerBus.Error.invalidOption.rawValue
+        case .invalidChannel: return TickerBus.Error.invalidChannel.rawValue
+        case .noSuchChannel: return TickerBus.Error.noSuchChannel.rawValue
+        case .noSuchMessage: return TickerBus.Error.noSuchMessage.rawValue
+        case .invalidCalendar: return TickerBus.Error.invalidCalendar.rawValue
+        case .limitExceeded: return TickerBus.Error.limitExceeded.rawValue
+        case .storageFailed: return TickerBus.Error.storageFailed.rawValue
+        case .invalidConfig: return TickerBus.Error.invalidConfig.rawValue
         }
     }
 

@@ -19,7 +19,6 @@ extension ManagerEvent {
             case .expired: why = "its window closed"
             case .removed: why = "removed"
             case .replaced: why = "replaced"
-            case .notStored: why = "the change that showed it could not be stored and was undone"
             }
             return ("message '\(id)' left '\(channel)': \(why)", ["channel": .string(channel), "message": .string(id)])
         case let .valueReached(channel, name, value):

@@ -47,7 +47,7 @@ extension Manager {
         }
         evaluate(at: now)
         // Nobody is listening before the name is owned: what changed while down is in the state.
-        pendingEvents.removeAll()
+        committer.dropQueued(from: 0)
         return problems
     }
 

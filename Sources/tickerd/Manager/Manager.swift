@@ -3,15 +3,10 @@ import TickerModel
 /// Owns all of the daemon's mutable state — channels, messages, the schedule, subscriptions — on
 /// the one serial event loop, and keeps it consistent.
 ///
-/// Every change runs as a transaction: mutate, re-evaluate the schedule, store the state, and the
-/// caller is answered only once the store succeeded. When the store fails the state is rolled
-/// back and the caller gets `StorageFailed`, so nothing is kept in memory only.
-///
-/// The change's events (signals, for the bus surface) go out after the store, or before it when
-/// its record only overwrites space the store already holds and every event can be taken back:
-/// then only a device error can stop the write, and the subscribers need not wait for the disk.
-/// Should the write fail after all, the state is rolled back and the events are taken back
-/// (``ManagerEvent/undone``): a subscriber following the signals ends with the state as it is.
+/// Every change runs as a transaction: mutate, re-evaluate the schedule, then hand the change to
+/// the ``ChangeCommitter``, which stores it and then announces it; the caller is answered after
+/// both. When the store fails the state is rolled back, nothing is announced and the caller gets
+/// `StorageFailed`, so nothing is kept in memory only and no client sees a change that is undone.
 ///
 /// What is stored is what changed: the channel and message tables note the names and ids set
 /// since the last store, and only those go into the journal record (``StateChange``), so a
@@ -32,17 +27,23 @@ final class Manager {
     var limits: DaemonLimits
     /// How requests become message windows (calendar expressions use the host's zones).
     let windowRules: WindowRules
+    /// Stores each change, then announces it.
+    let committer = ChangeCommitter()
     /// Receives events and frames.
-    weak var observer: (any ManagerObserver)?
+    var observer: (any ManagerObserver)? {
+        get { committer.observer }
+        set { committer.observer = newValue }
+    }
     /// Stores a change durably (``StateStoring``); nil keeps state in memory only (tests of the
     /// model logic).
-    var store: (any StateStoring)?
+    var store: (any StateStoring)? {
+        get { committer.store }
+        set { committer.store = newValue }
+    }
     /// The realtime clock, in µs since the epoch (injected so tests can move time).
     let clock: () -> Instant
 
     var nextSerial: UInt64 = 1
-    /// Events queued by the running transaction, delivered with its store.
-    var pendingEvents: [ManagerEvent] = []
     /// Each channel as last stored, to leave channels that were set but did not change out of
     /// the journal (small: settings, timeline and the texts on each tape).
     var storedChannels: [String: StoredChannel] = [:]
@@ -77,46 +78,22 @@ final class Manager {
     /// The channels (at most a few dozen) are copied for the rollback; the messages and the
     /// schedule, which may hold 100,000 entries, are not: each message the transaction sets or
     /// drops notes its old record and schedule entry in ``undoLog``, and a rollback puts those
-    /// back. (Copying them made every Post with 100k scheduled messages copy both, ~25 MB and
-    /// ~20 ms, and left the copies' pages in the heap.)
+    /// back.
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
-        let saved = SavedState(channels: channels, limits: limits, nextSerial: nextSerial, pendingEvents: pendingEvents.count,
+        let saved = SavedState(channels: channels, limits: limits, nextSerial: nextSerial, queuedEvents: committer.queuedCount,
                                lastEvaluation: lastEvaluation, stateDue: stateDue, unstoredMessages: messages.unstored)
         undoLog = []
         defer { undoLog = nil }
-        let result: T
-        let prepared: PreparedChange?
         do {
-            result = try body()
+            let result = try body()
             evaluate(at: now)
-            prepared = try prepareStore()
+            try committer.commit(takeUnstoredChange(), snapshot: snapshot, from: self)
+            noteStored()
+            return result
         } catch {
             rollBack(to: saved)
             throw error
         }
-        guard let prepared, prepared.overwritesInPlace,
-              pendingEvents[saved.pendingEvents...].allSatisfy(\.isUndoable) else {
-            // The write may fail for want of space: store first, announce only what is stored.
-            do { try commitStore(prepared) } catch {
-                rollBack(to: saved)
-                throw error
-            }
-            deliverEvents()
-            return result
-        }
-        // Only a device error can stop this write: announce the change now, while the record is
-        // written, and take it back in the rare case the write fails.
-        let announced = Array(pendingEvents[saved.pendingEvents...])
-        deliverEvents()
-        do { try commitStore(prepared) } catch {
-            var afterAnnouncing = saved
-            afterAnnouncing.pendingEvents = pendingEvents.count
-            rollBack(to: afterAnnouncing)
-            for event in announced.reversed() { emit(event.undone) }
-            deliverEvents()
-            throw error
-        }
-        return result
     }
 
     /// What a transaction puts back when it is rolled back (with ``undoLog``).
@@ -128,7 +105,7 @@ final class Manager {
         /// The next message serial.
         var nextSerial: UInt64
         /// How many events were queued before the transaction.
-        var pendingEvents: Int
+        var queuedEvents: Int
         /// When the schedule was last evaluated.
         var lastEvaluation: Instant
         /// When the state next changes by itself.
@@ -147,7 +124,8 @@ final class Manager {
         messages.restoreUnstored(saved.unstoredMessages)
         (channels, limits, nextSerial) = (saved.channels, saved.limits, saved.nextSerial)
         (lastEvaluation, stateDue) = (saved.lastEvaluation, saved.stateDue)
-        pendingEvents.removeSubrange(min(saved.pendingEvents, pendingEvents.count)...)
+        committer.dropQueued(from: saved.queuedEvents)
+        pendingChange = nil
     }
 
     /// While a transaction runs: each message it set or dropped, with its record and schedule
@@ -180,37 +158,28 @@ final class Manager {
             }
         }
         evaluate(at: t)
-        // Time's changes stand whether or not they are stored: announced first.
-        deliverEvents()
+        // Time's changes stand whether or not they are stored: announced even when the store fails.
         var failure: TickerError?
-        do { try persist() } catch { failure = error }
+        do {
+            try committer.commit(takeUnstoredChange(), snapshot: snapshot, from: self)
+            noteStored()
+        } catch {
+            failure = error
+            committer.announce(from: self)
+        }
         pumpFrames(at: now)
         return failure
     }
 
-    /// Queues an event for delivery with the transaction's store (see the type's documentation).
+    /// Queues an event for delivery once the transaction's change is stored.
     func emit(_ event: ManagerEvent) {
-        pendingEvents.append(event)
+        committer.queue(event)
     }
 
-    private func deliverEvents() {
-        let events = pendingEvents
-        pendingEvents.removeAll()
-        guard let observer, !events.isEmpty else { return }
-        for event in events { observer.manager(self, didEmit: event) }
-        observer.managerDidDeliverEvents(self)
-    }
-
-    /// Stores what changed since the last store (nothing is written when nothing did). On
-    /// failure the changes stay noted, so the next store (or the rollback) accounts for them.
-    private func persist() throws(TickerError) {
-        try commitStore(prepareStore())
-    }
-
-    /// What changed since the last store, encoded for the store; nil when there is no store or
-    /// nothing changed (both already noted as stored).
-    private func prepareStore() throws(TickerError) -> PreparedChange? {
-        guard let store else {
+    /// What changed since the last store, for the committer; nil when there is no store or
+    /// nothing changed (then it is all noted as stored at once).
+    private func takeUnstoredChange() -> StateChange? {
+        guard store != nil else {
             markStored()
             return nil
         }
@@ -219,25 +188,22 @@ final class Manager {
             markStored()
             return nil
         }
-        do {
-            return try store.prepare(change)
-        } catch {
-            throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
-        }
+        pendingChange = change
+        return change
     }
 
-    /// Writes a change ``prepareStore()`` encoded, durably, and notes it as stored.
-    private func commitStore(_ prepared: PreparedChange?) throws(TickerError) {
-        guard let prepared, let store else { return }
-        do {
-            try store.commit(prepared, snapshot: snapshot)
-        } catch {
-            throw .storageFailed("the state could not be stored, so the change was not made: \(error)")
-        }
-        for channel in prepared.change.channels { storedChannels[channel.name] = channel }
-        for name in prepared.change.removedChannels { storedChannels[name] = nil }
+    /// Notes the change ``takeUnstoredChange()`` handed out as stored (its commit succeeded). On
+    /// failure the changes stay noted, so the next store (or the rollback) accounts for them.
+    private func noteStored() {
+        guard let change = pendingChange else { return }
+        pendingChange = nil
+        for channel in change.channels { storedChannels[channel.name] = channel }
+        for name in change.removedChannels { storedChannels[name] = nil }
         markStored()
     }
+
+    /// The change handed to the committer and not yet noted as stored.
+    private var pendingChange: StateChange?
 
     /// What changed since the last store: the channels set since then that differ from their
     /// stored form, and every message added, changed or removed since then.

@@ -8,9 +8,6 @@ enum MessageEndReason: UInt32, Sendable {
     case removed = 2
     /// A `Post` with the same id replaced it.
     case replaced = 3
-    /// The change that started it could not be stored after it was announced (a device error on
-    /// the state folder), so the change was undone.
-    case notStored = 4
 }
 
 /// Which of a channel's published properties changed.
@@ -33,9 +30,7 @@ struct ChannelChanges: OptionSet, Sendable, Hashable {
     static let subscribers = ChannelChanges(rawValue: 1 << 6)
 }
 
-/// What the manager tells the outside world (the bus surface) about a change: once it is
-/// stored, or while it is being stored when only a device error could stop that (then an
-/// undoable event, taken back by its ``undone`` if the store fails).
+/// What the manager tells the outside world (the bus surface) about a change, once it is stored.
 enum ManagerEvent: Sendable, Equatable {
     /// A channel was created.
     case channelAdded(String)
@@ -51,7 +46,7 @@ enum ManagerEvent: Sendable, Equatable {
 
 /// Receives the manager's events and frames; the bus surface implements it.
 protocol ManagerObserver: AnyObject {
-    /// An event of a change that is stored or being stored (see ``ManagerEvent``).
+    /// An event of a change that is stored (see ``ManagerEvent``).
     func manager(_ manager: Manager, didEmit event: ManagerEvent)
     /// The events of one stored change have all been delivered (their signals are out): the time
     /// for what only follows them, such as log lines.
@@ -59,26 +54,4 @@ protocol ManagerObserver: AnyObject {
     /// A frame for one subscriber (`destination`), or a broadcast (`destination` nil); false when
     /// it was dropped (the bus is not taking frames now), so the stream tries again next interval.
     func manager(_ manager: Manager, sendFrame frame: Frame, channel: String, to destination: String?) -> Bool
-}
-
-extension ManagerEvent {
-    /// Whether ``undone`` takes this event back: a channel's creation (an object on the bus) and
-    /// a counter reaching its value are not announced before they are stored.
-    var isUndoable: Bool {
-        switch self {
-        case .messageStarted, .messageEnded, .channelChanged: true
-        case .channelAdded, .valueReached: false
-        }
-    }
-
-    /// The event that takes this one back once the state is as before the change: a started
-    /// message ends (``MessageEndReason/notStored``), an ended one starts again, changed
-    /// properties are announced again with the values they have back. Only for undoable events.
-    var undone: ManagerEvent {
-        switch self {
-        case let .messageStarted(channel, id): .messageEnded(channel: channel, id: id, reason: .notStored)
-        case let .messageEnded(channel, id, _): .messageStarted(channel: channel, id: id)
-        case .channelChanged, .channelAdded, .valueReached: self
-        }
-    }
 }

@@ -5,9 +5,7 @@ import TickerModel
 /// ``MessagePayload`` (channel, text, effect, the calendar's text) in an array indexed by the
 /// same slot. A ``MessageRecord`` is put together on demand.
 ///
-/// Records and entries were kept apart before, with an index each: at 100k messages the record
-/// array (112 bytes a message) and its index repeated what the schedule holds; a payload is 64
-/// bytes (docs/benchmarks.md, "Memory").
+/// Nothing the schedule holds is kept a second time.
 ///
 /// The table also notes which ids were added, changed or removed since ``markStored()``, so the
 /// state journal records only those (no copy of the stored state is kept to compare against).

@@ -1,14 +1,12 @@
 /// Writes the state journal's JSON as bytes, value by value: no tree of boxed values, no key
 /// sorting, no `Data`, no generic `Encoder` machinery. The records' types write themselves
 /// through it (`StateChange+JSON.swift`, `StoredTimelineValue+JSON.swift`) in the form their
-/// synthesized `Codable` conformances read back. (Foundation's `JSONEncoder` spent ~600k
-/// instructions on one Post's record; a generic streaming `Encoder` ~170k; docs/benchmarks.md.)
+/// synthesized `Codable` conformances read back.
 final class JSONStreamWriter {
     /// The bytes written so far: `count` of `capacity` allocated.
     ///
-    /// A buffer of its own rather than an `Array`: `append(contentsOf:)` costs ~90 instructions a
-    /// call however few bytes it copies, and a Post's record is ~300 short writes (punctuation,
-    /// keys, numbers), ~45k instructions in all (docs/benchmarks.md). Unchecked for exclusive
+    /// A buffer of its own rather than an `Array`, for the many short writes of a record
+    /// (punctuation, keys, numbers). Unchecked for exclusive
     /// access at run time: every access is made by this class on the caller's thread, none
     /// overlaps another.
     @exclusivity(unchecked) private var storage: UnsafeMutablePointer<UInt8>

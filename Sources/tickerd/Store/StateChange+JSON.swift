@@ -2,9 +2,8 @@ import TickerModel
 
 /// A journal record written straight to JSON, as the synthesized `Codable` conformances write it
 /// (`JSONDecoder` reads it back; `nil` optionals are left out, enums with values are
-/// `{"case":{"label":value}}`). The generic `Codable` path spent ~50 µs of a Post's ~0.2 ms of
-/// work on this record (docs/benchmarks.md); `StateStoreTests` checks both write the same
-/// JSON.
+/// `{"case":{"label":value}}`), without the generic `Codable` machinery; `StateStoreTests`
+/// checks both write the same JSON.
 extension StateChange: JSONStreamWritable {
     /// Writes this record as one JSON object.
     func writeJSON(to writer: JSONStreamWriter) throws {

@@ -1,10 +1,7 @@
 /// The whole state written straight to JSON, as the synthesized `Codable` conformance writes it
 /// (`JSONDecoder` reads it back), with the journal records' hand-written writers
 /// (`StateChange+JSON.swift`).
-///
-/// Foundation's `JSONEncoder` wrote it before: with 100k messages a compaction spent seconds in
-/// the generic machinery, and the daemon's first compaction at start touched its code pages
-/// (~150 KB resident for nothing else; docs/benchmarks.md, "Memory"). `StateStoreTests` checks
+/// It writes what `JSONEncoder` would, without the generic machinery; `StateStoreTests` checks
 /// both write the same JSON.
 extension StateSnapshot: JSONStreamWritable {
     /// Writes this state as one JSON object.

@@ -2,8 +2,8 @@ import Foundation
 
 /// Keeps the state durable in the state directory: a snapshot (`state.json`, replaced atomically:
 /// temporary file, fsync, rename, folder fsync) and a journal of the changes since it
-/// (`state.journal`, one record per change, written `O_DSYNC`). A change is durable once its
-/// record is, so storing a change costs one flush instead of two; the journal is folded into a
+/// (`state.journal`, one CRC-checked record per change, appended and `fdatasync`'d). A change is
+/// durable once its record is, so storing a change costs one flush; the journal is folded into a
 /// new snapshot (a compaction) when it has grown, at start and at exit. A snapshot that cannot be
 /// read is moved aside (`state.json.corrupt-<time>`, `.1`, `.2` … when that name is taken, with its
 /// journal), never silently dropped.
@@ -28,7 +28,14 @@ final class StateStore: StateStoring {
         case loaded(StateSnapshot, notes: [String])
         /// The file was unreadable; it now lives at `movedTo`, and `reason` says what was wrong.
         case corrupt(reason: String, movedTo: String)
+        /// A file of the state could not be read at all (e.g. a journal left by a run as another
+        /// user): nothing was moved, and the store refuses every change (``refusal``).
+        case unreadable(FileSystemError)
     }
+
+    /// Why every change is refused: a file of the state could not be read at start, so writing
+    /// over it could lose what it holds. Nil while the store works normally.
+    private(set) var refusal: FileSystemError?
 
     /// The journal may grow to this multiple of the snapshot's size before a compaction.
     static let journalFactor = 4
@@ -62,8 +69,16 @@ final class StateStore: StateStoring {
     /// Reads the snapshot and replays the journal over it, moving a corrupt snapshot (and its
     /// journal) aside.
     func load(now: Int64) throws(FileSystemError) -> LoadResult {
-        let journalBytes = try AtomicFile.read(journalPath)
-        guard let bytes = try AtomicFile.read(path) else {
+        let journalBytes: [UInt8]?
+        let stateBytes: [UInt8]?
+        do {
+            journalBytes = try AtomicFile.read(journalPath)
+            stateBytes = try AtomicFile.read(path)
+        } catch {
+            refusal = error
+            return .unreadable(error)
+        }
+        guard let bytes = stateBytes else {
             guard let journalBytes, !journalBytes.isEmpty else { return .empty }
             // A journal without its snapshot cannot be replayed: keep it for a person to look at.
             let target = try moveAside(journalPath, now: now)
@@ -106,46 +121,18 @@ final class StateStore: StateStoring {
         return .loaded(state.snapshot(journalSequence: last), notes: notes)
     }
 
-    /// Encodes `change` as the next journal record, or as nothing when the journal is not open
-    /// or the record would take it past its limit without fitting in place (the commit then
-    /// writes a compaction of the whole state).
-    ///
-    /// A record that would take the journal past its limit (a reload that changed thousands of
-    /// messages, or simply the journal's growth) is not written, the compaction holds it,
-    /// unless it overwrites in place: then it is written, and the compaction follows it, after
-    /// the change's signals (which need not wait for a compaction's several flushes).
-    func prepare(_ change: StateChange) throws -> PreparedChange {
-        var prepared = PreparedChange(change: change, record: nil, overwritesInPlace: false)
-        guard isCurrent, journal.isOpen else { return prepared }
+    /// Stores `change` durably: as the next journal record, or as a compaction of `snapshot()`
+    /// when the journal is not open or the record would take it past its limit (a reload that
+    /// changed thousands of messages, or simply the journal's growth).
+    func store(_ change: StateChange, snapshot: () -> StateSnapshot) throws {
+        if let refusal { throw refusal }
+        guard isCurrent, journal.isOpen else { return try compact(snapshot()) }
         var record = change
         record.sequence = sequence + 1
         let payload = try record.jsonBytes()
-        let inPlace = journal.overwritesInPlace(payloadCount: payload.count)
-        guard inPlace || !isPastLimit(journal.size + payload.count) else { return prepared }
-        prepared.record = (payload, record.sequence)
-        prepared.overwritesInPlace = inPlace
-        return prepared
-    }
-
-    /// Stores a prepared change durably: its journal record, or the whole state (a compaction
-    /// of `snapshot()`) when it has none or the journal moved on since it was prepared. A record
-    /// that took the journal past its limit is folded into a compaction right after it.
-    func commit(_ prepared: PreparedChange, snapshot: () -> StateSnapshot) throws {
-        guard let record = prepared.record, isCurrent, journal.isOpen, record.sequence == sequence + 1 else {
-            return try compact(snapshot())
-        }
-        try journal.append(record.payload)
+        guard !isPastLimit(journal.size + payload.count + 8) else { return try compact(snapshot()) }
+        try journal.append(payload)
         sequence += 1
-        if isPastLimit(journal.size) {
-            // The change is durable already; should the compaction fail, the next store compacts
-            // (it finds the snapshot not current) and nothing is lost meanwhile.
-            try? compact(snapshot())
-            return
-        }
-        // Room for the next records, so they too overwrite in place (their signals need not wait
-        // for the disk). After this record, which its caller is waiting for, and only now and
-        // then (a growth step holds ~25 Post records); a failure is left to a later append.
-        journal.growAhead()
     }
 
     /// Whether a journal of `size` bytes is past its limit.
@@ -156,6 +143,7 @@ final class StateStore: StateStoring {
     /// Writes `snapshot` as the new state file and empties the journal (at start, at exit and when
     /// the journal is full).
     func compact(_ snapshot: StateSnapshot) throws {
+        if let refusal { throw refusal }
         var complete = snapshot
         complete.journalSequence = sequence
         let data = try complete.jsonBytes()
@@ -173,7 +161,6 @@ final class StateStore: StateStoring {
         } catch {
             journal.close()
         }
-        journal.growAhead()
     }
 
     private func moveAsideWithJournal(reason: String, now: Int64) throws(FileSystemError) -> LoadResult {

@@ -4,8 +4,7 @@ import TickerModel
 /// gives them, stored as one JSON object (`{"key":value,…}`, the form a dictionary took).
 ///
 /// An array, not a dictionary: the stored form is built for each channel a change touches, and
-/// hashing its ~20 keys into a dictionary, then walking the dictionary to write the JSON, cost
-/// ~15k of a Post's instructions before its write (docs/benchmarks.md).
+/// is written in key order without hashing its keys.
 struct StoredTimeline: Codable, Sendable, Equatable {
     /// One field.
     struct Field: Sendable, Equatable {

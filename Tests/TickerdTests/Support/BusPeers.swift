@@ -1,15 +1,16 @@
 import Foundation
 import TestSupport
+import TickerNames
 
 /// Command lines for the independent bus peers (`gdbus`, `busctl`, `dbus-send`), and what a call's
 /// output says about it.
 enum BusPeers {
     /// The bus name under test.
-    static let name = "io.github.tickerd.Ticker1"
+    static let name = TickerBus.name
     /// The manager object.
-    static let managerPath = "/io/github/tickerd/Ticker1"
+    static let managerPath = TickerBus.managerPath
     /// The channel that always exists.
-    static let mainChannelPath = "/io/github/tickerd/Ticker1/channel/main"
+    static let mainChannelPath = TickerBus.channelPath(TickerBus.mainChannel)
 
     /// `gdbus call` of `method` (`interface.Member`) on `path` with GVariant-text `arguments`.
     static func call(_ address: String, _ path: String, _ method: String, _ arguments: [String] = []) -> [String] {

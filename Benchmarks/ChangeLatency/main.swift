@@ -6,7 +6,7 @@
 // boundary of the whole tape that no viewer whose text scrolls can see: the daemon then passed no
 // viewer width) and rules version 2 as the model has it now (the next message boundary the declared
 // 48-column viewer cannot see; a post continues the stream there). Run with
-//   scripts/model-timing.sh scripts/change-latency.swift [N]
+//   cd Benchmarks && swift run -c release ChangeLatency [N]
 // Frames are walked exactly, change by change (`nextChange`), so the figures are exact to the µs.
 import TickerModel
 
