@@ -47,8 +47,10 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
-# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension).
-PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
+# Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
+# a real waybar under a headless sway with grim for screenshots, and the fonts of wide text).
+PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core sway waybar grim \
+                      fonts-noto-cjk fonts-noto-color-emoji
 
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
         sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
@@ -141,11 +143,13 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-## test-panels: polybar under Xvfb and the GNOME extension's timeline.js under gjs, against tickerd
+## test-panels: polybar under Xvfb, the GNOME extension's timeline.js under gjs and waybar under a
+## headless sway (as a non-root user it creates), against tickerd
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	contrib/tests/panel-tests.sh
+	$(SUDO) contrib/tests/waybar-test.sh
 
 demo: release
 	@scripts/demo.sh

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Measures waybar screenshots (binary PPM strips of the bar) for contrib/tests/waybar-test.sh.
+
+  box SHOT                    prints the module box "left width" (exit 1: no module on the bar)
+  width DIR ARTIFACTS         every shot of DIR/index has the same box width
+  speed DIR CELLS_PER_S CELL_PX ARTIFACTS
+                              the text's shift over the shots, fitted against their instants,
+                              is CELLS_PER_S × CELL_PX pixels a second (±2 %)
+
+The module's background is #102030 (the test's style), the bar's #000000.
+"""
+import os
+import shutil
+import sys
+
+MODULE = (0x10, 0x20, 0x30)
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    fields = []
+    index = 0
+    while len(fields) < 4:
+        while data[index:index + 1].isspace():
+            index += 1
+        if data[index:index + 1] == b"#":
+            index = data.index(b"\n", index) + 1
+            continue
+        start = index
+        while not data[index:index + 1].isspace():
+            index += 1
+        fields.append(data[start:index])
+    index += 1
+    width, height = int(fields[1]), int(fields[2])
+    return width, height, data[index:index + 3 * width * height]
+
+
+def pixel(image, x, y):
+    width, _, pixels = image
+    offset = 3 * (y * width + x)
+    return tuple(pixels[offset:offset + 3])
+
+
+def box(image):
+    """The module's left edge and width: the columns holding its background colour."""
+    width, height, _ = image
+    columns = [x for x in range(width) if any(pixel(image, x, y) == MODULE for y in range(height))]
+    if not columns:
+        return None
+    return columns[0], columns[-1] - columns[0] + 1
+
+
+def profile(image, left, width):
+    """Ink per column inside the box: how far each pixel is from the module's background."""
+    _, height, _ = image
+    return [sum(sum(abs(c - m) for c, m in zip(pixel(image, x, y), MODULE)) for y in range(height))
+            for x in range(left, left + width)]
+
+
+def shots(directory):
+    with open(os.path.join(directory, "index")) as f:
+        for line in f:
+            name, at = line.split()
+            yield name, int(at), read_ppm(os.path.join(directory, name + ".ppm"))
+
+
+def keep(directory, names, artifacts):
+    for name in names:
+        shutil.copy(os.path.join(directory, name + ".ppm"), artifacts)
+
+
+def check_width(directory, artifacts):
+    widths = {}
+    first = None
+    for name, _, image in shots(directory):
+        found = box(image)
+        if found is None:
+            keep(directory, [name], artifacts)
+            print(f"shot {name}: the module is missing", file=sys.stderr)
+            return 1
+        widths.setdefault(found[1], []).append(name)
+        first = first or name
+    if len(widths) != 1:
+        summary = ", ".join(f"{w} px in {len(n)} shots (first {n[0]})" for w, n in sorted(widths.items()))
+        odd = [names[0] for names in widths.values()]
+        keep(directory, odd, artifacts)
+        print(f"the module's width changes: {summary}", file=sys.stderr)
+        return 1
+    (width, names), = widths.items()
+    print(f"width {width} px in all {len(names)} shots")
+    return 0
+
+
+def best_shift(a, b, step, limit):
+    """The shift s (pixels, a multiple of `step`: a text panel moves by whole cells) with
+    b[x] ≈ a[x + s]: how far the text moved left from a to b; 0 when the two are the same."""
+    if a == b:
+        return 0, 0.0
+    best, best_error = 0, None
+    for s in range(step, limit, step):
+        overlap = len(a) - s
+        if overlap < len(a) // 2:
+            break
+        error = sum(abs(a[x + s] - b[x]) for x in range(overlap)) / overlap
+        if best_error is None or error < best_error:
+            best, best_error = s, error
+    return best, best_error
+
+
+def check_speed(directory, cells_per_second, cell_px, artifacts):
+    expected = cells_per_second * cell_px
+    times, positions = [], []
+    previous = None
+    travelled = 0
+    names = []
+    log = open(os.path.join(artifacts, "speed.txt"), "w")
+    for name, at, image in shots(directory):
+        found = box(image)
+        if found is None:
+            keep(directory, [name], artifacts)
+            print(f"shot {name}: the module is missing", file=sys.stderr)
+            return 1
+        # The text area: the box less its 8 px padding at each side.
+        current = profile(image, found[0] + 8, found[1] - 16)
+        if previous is not None:
+            shift, error = best_shift(previous, current, cell_px, 6 * cell_px)
+            log.write(f"{name} {at} shift {shift} error {error:.1f} total {travelled + shift}\n")
+            travelled += shift
+        previous = current
+        times.append(at / 1e6)
+        positions.append(travelled)
+        names.append(name)
+    n = len(times)
+    mean_t = sum(times) / n
+    mean_p = sum(positions) / n
+    slope = sum((t - mean_t) * (p - mean_p) for t, p in zip(times, positions)) / \
+        sum((t - mean_t) ** 2 for t in times)
+    print(f"speed {slope:.2f} px/s over {n} shots, {times[-1] - times[0]:.1f} s (Timeline: {expected:.2f})")
+    if abs(slope - expected) > 0.02 * expected:
+        keep(directory, [names[0], names[-1]], artifacts)
+        print(f"the text moves at {slope:.2f} px/s, the Timeline says {expected:.2f} (±2 %)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main(argv):
+    if argv[1] == "box":
+        found = box(read_ppm(argv[2]))
+        if found is None:
+            return 1
+        print(*found)
+        return 0
+    if argv[1] == "width":
+        return check_width(argv[2], argv[3])
+    if argv[1] == "speed":
+        return check_speed(argv[2], float(argv[3]), int(argv[4]), argv[5])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
