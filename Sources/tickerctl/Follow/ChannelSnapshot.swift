@@ -80,9 +80,13 @@ struct ChannelSnapshot: Sendable {
         timeline.frame(columns: columns, at: t, effects: effects)
     }
 
-    /// When the visible frame next changes after `t`, effects included.
+    /// When the visible frame next changes after `t`, effects included (without counters or
+    /// message effects, the motion's next change alone: no frame is painted to find them).
     func nextChange(after t: Instant, columns: Int) -> Instant? {
-        timeline.nextChange(after: t, columns: columns, effects: effects)
+        if effects.counters.isEmpty && effects.messages.isEmpty {
+            return timeline.nextChange(after: t, columns: columns)
+        }
+        return timeline.nextChange(after: t, columns: columns, effects: effects)
     }
 
     /// The effect state of a Timeline dictionary (none when it carries no `effects` key).
