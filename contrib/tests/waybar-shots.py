@@ -7,6 +7,15 @@
                               the text's shift over the shots, fitted against their instants,
                               is CELLS_PER_S × CELL_PX pixels a second (±2 %)
 
+  learn DIR LEARNED -- RENDER...
+                              for each shot, the frame Render gives at its instant (RENDER with the
+                              instant appended prints busctl's JSON) and the shot's text profile:
+                              what each frame looks like in waybar's own font, kept in LEARNED
+  phase DIR LEARNED ARTIFACTS -- RENDER...
+                              every shot whose frame (Render at its instant, or one step before
+                              or after: the shot's instant is known to a few ms) was learned shows
+                              that frame's profile: the text is where the daemon says
+
 The module's background is #102030 (the test's style), the bar's #000000.
 """
 import os
@@ -61,8 +70,14 @@ def profile(image, left, width):
 def shots(directory):
     with open(os.path.join(directory, "index")) as f:
         for line in f:
-            name, at = line.split()
+            name, at, _ = line.split()
             yield name, int(at), read_ppm(os.path.join(directory, name + ".ppm"))
+
+
+def durations(directory):
+    """How long grim ran for each shot (µs): the uncertainty of its instant."""
+    with open(os.path.join(directory, "index")) as f:
+        return {line.split()[0]: int(line.split()[2]) for line in f}
 
 
 def keep(directory, names, artifacts):
@@ -144,6 +159,68 @@ def check_speed(directory, cells_per_second, cell_px, artifacts):
     return 0
 
 
+def render_text(command, at):
+    import json
+    import subprocess
+    output = subprocess.run(command + [str(at)], check=True, capture_output=True, text=True).stdout
+    return json.loads(output)["data"][0]
+
+
+def text_profile(image):
+    found = box(image)
+    if found is None:
+        return None
+    return profile(image, found[0] + 8, found[1] - 16)
+
+
+def learn(directory, learned_path, command):
+    import json
+    learned = {}
+    took = durations(directory)
+    for index, (name, at, image) in enumerate(shots(directory)):
+        if index % 2 or took[name] > 40_000:
+            continue  # every other shot is enough to see every frame; a slow shot's instant is vague
+        current = text_profile(image)
+        if current is None:
+            continue
+        # Only shots well inside a step: the same frame 40 ms before and after (the text moves
+        # one way, so it is the frame at the shot's instant too).
+        texts = {render_text(command, at + delta) for delta in (-40_000, 40_000)}
+        if len(texts) == 1:
+            learned.setdefault(texts.pop(), current)
+    json.dump(learned, open(learned_path, "w"))
+    print(f"learned {len(learned)} frames")
+    return 0 if learned else 1
+
+
+def check_phase(directory, learned_path, artifacts, command):
+    import json
+    learned = json.load(open(learned_path))
+    checked = 0
+    took = durations(directory)
+    for name, at, image in shots(directory):
+        if took[name] > 40_000:
+            continue  # the instant of a slow shot is too vague to name its frame
+        current = text_profile(image)
+        if current is None:
+            keep(directory, [name], artifacts)
+            print(f"shot {name}: the module is missing", file=sys.stderr)
+            return 1
+        texts = [render_text(command, at + delta) for delta in (-60_000, 0, 60_000)]
+        known = [t for t in texts if t in learned]
+        if len(known) < len(texts):
+            continue  # a frame it may show was not learned
+        checked += 1
+        if not any(learned[t] == current for t in known):
+            keep(directory, [name], artifacts)
+            shown = [t for t, p in learned.items() if p == current]
+            print(f"shot {name}: the module does not show the frame Render gives at its instant "
+                  f"({texts[1]!r}) but {shown[0] if shown else 'a frame never seen'!r}", file=sys.stderr)
+            return 1
+    print(f"phase: {checked} shots show the frame Render gives")
+    return 0 if checked >= 5 else 1
+
+
 def main(argv):
     if argv[1] == "box":
         found = box(read_ppm(argv[2]))
@@ -153,6 +230,10 @@ def main(argv):
         return 0
     if argv[1] == "width":
         return check_width(argv[2], argv[3])
+    if argv[1] == "learn":
+        return learn(argv[2], argv[3], argv[argv.index("--") + 1:])
+    if argv[1] == "phase":
+        return check_phase(argv[2], argv[3], argv[4], argv[argv.index("--") + 1:])
     if argv[1] == "speed":
         return check_speed(argv[2], float(argv[3]), int(argv[4]), argv[5])
     print(__doc__, file=sys.stderr)
