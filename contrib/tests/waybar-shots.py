@@ -16,6 +16,9 @@
                               or after: the shot's instant is known to a few ms) was learned shows
                               that frame's profile: the text is where the daemon says
 
+  same SHOT SHOT               both shots show the module with the same text pixels
+  distinct DIR                prints how many different text pictures the shots show
+
 The module's background is #102030 (the test's style), the bar's #000000.
 """
 import os
@@ -230,6 +233,13 @@ def main(argv):
         return 0
     if argv[1] == "width":
         return check_width(argv[2], argv[3])
+    if argv[1] == "same":
+        a, b = (text_profile(read_ppm(path)) for path in argv[2:4])
+        return 0 if a is not None and a == b else 1
+    if argv[1] == "distinct":
+        seen = {tuple(text_profile(image) or ()) for _, _, image in shots(argv[2])}
+        print(len(seen))
+        return 0
     if argv[1] == "learn":
         return learn(argv[2], argv[3], argv[argv.index("--") + 1:])
     if argv[1] == "phase":

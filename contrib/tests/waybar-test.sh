@@ -11,6 +11,7 @@
 #  4. a channel emptied by `remove` hides the module (empty text) once the removal reaches it;
 #  5. after a daemon restart every shot shows the frame Render gives at its instant (the frames'
 #     looks learned from the shots before the restart, in waybar's own font).
+#  6. a counter looks exactly as a message whose literal text is Render's frame; dots move;
 # A failure names the shot and leaves every screenshot under artifacts/waybar/.
 #
 # Needs: sway, waybar, grim, fonts-dejavu-core, fonts-noto-cjk, fonts-noto-color-emoji,
@@ -216,5 +217,28 @@ ctl remove latin
 hidden() { shot hidden && ! analyse box "$SHOTS/hidden.ppm" >/dev/null; }
 wait_for $((CYCLE + 10)) hidden || { cp "$SHOTS/hidden.ppm" "$ARTIFACTS/"; fail "an emptied channel leaves the module on the bar (hidden.ppm)"; }
 
+# 6. A counter shows the digits Render gives: the module looks exactly as it does for a message
+# whose literal text is Render's frame.
+ctl set builds 12500 --grouping >/dev/null
+ctl post --id counted "CI today: {builds} builds" >/dev/null
+EXPECTED=$(ctl render --columns 48 | sed 's/ *$//')
+case "$EXPECTED" in *12,500*) ;; *) fail "Render does not show the counter: '$EXPECTED'" ;; esac
+wait_for 20 module_shown || fail "the module does not come back for the counter"
+wait_for 10 shot counted || fail "grim failed"
+ctl remove counted
+ctl post --id literal "$EXPECTED" >/dev/null
+looks_as_counted() { shot literal && analyse same "$SHOTS/literal.ppm" "$SHOTS/counted.ppm"; }
+wait_for 20 looks_as_counted || { cp "$SHOTS/counted.ppm" "$SHOTS/literal.ppm" "$ARTIFACTS/";
+    fail "the counter's digits differ from Render's '$EXPECTED' (counted.ppm, literal.ppm)"; }
+
+# 7. Dots move: a still message with the dots effect changes picture while its text stands.
+ctl remove literal
+ctl post --id dots --effect dots "Compiling..." >/dev/null
+wait_for 20 module_shown || fail "the module does not come back for the dots"
+shots_for 3 dots
+PICTURES=$(analyse distinct "$SHOTS")
+[ "$PICTURES" -ge 3 ] || fail "the dots do not move ($PICTURES pictures in 3 s)"
+
 echo "waybar: the box keeps its width over a cycle with CJK and emoji, the text moves at the Timeline's" \
-     "speed and at the restarted daemon's phase, and an emptied channel hides the module ($TOTAL_SHOTS shots)"
+     "speed and at the restarted daemon's phase, an emptied channel hides the module, counters show Render's" \
+     "digits and dots move ($TOTAL_SHOTS shots)"
