@@ -17,6 +17,8 @@
                               that frame's profile: the text is where the daemon says
 
   same SHOT SHOT               both shots show the module with the same text pixels
+  sample LEARNED              prints a learned frame with no space at either end
+  matches SHOT LEARNED TEXT   the shot shows what the learned frame TEXT looked like
   distinct DIR                prints how many different text pictures the shots show
 
 The module's background is #102030 (the test's style), the bar's #000000.
@@ -236,6 +238,15 @@ def main(argv):
     if argv[1] == "same":
         a, b = (text_profile(read_ppm(path)) for path in argv[2:4])
         return 0 if a is not None and a == b else 1
+    if argv[1] == "sample":
+        import json
+        learned = json.load(open(argv[2]))
+        print(next(t for t in sorted(learned) if t == t.strip() and len(t) == len(t.encode())))
+        return 0
+    if argv[1] == "matches":
+        import json
+        learned = json.load(open(argv[3]))
+        return 0 if text_profile(read_ppm(argv[2])) == learned[argv[4]] else 1
     if argv[1] == "distinct":
         seen = {tuple(text_profile(image) or ()) for _, _, image in shots(argv[2])}
         print(len(seen))

@@ -11,7 +11,8 @@
 #  4. a channel emptied by `remove` hides the module (empty text) once the removal reaches it;
 #  5. after a daemon restart every shot shows the frame Render gives at its instant (the frames'
 #     looks learned from the shots before the restart, in waybar's own font).
-#  6. a counter looks exactly as a message whose literal text is Render's frame; dots move;
+#  6. a counter looks exactly as a message whose literal text is Render's frame; a frame seen
+#     while scrolling looks exactly as its text standing still (no copies overlap); dots move;
 # A failure names the shot and leaves every screenshot under artifacts/waybar/.
 #
 # Needs: sway, waybar, grim, fonts-dejavu-core, fonts-noto-cjk, fonts-noto-color-emoji,
@@ -119,7 +120,10 @@ PY
 { echo '* { border: none; border-radius: 0; }'
   echo 'window#waybar { background: #000000; }'
   cat "$CONTRIB/style.css"
-  echo '#custom-tickerd { background: #102030; }'; } > "$WORK/home/.config/waybar.css"
+  echo '#custom-tickerd { background: #102030; }'
+  # One text colour for every class, so a still frame and a scrolling one compare by their glyphs.
+  echo '#custom-tickerd, #custom-tickerd.static, #custom-tickerd.paused { color: #cdd6f4; }'; } \
+    > "$WORK/home/.config/waybar.css"
 chown -R "$PANEL_UID:$PANEL_GID" "$WORK/home"
 
 # The tape: Latin, CJK and emoji, 8 cells a second (the channel's speed in the Timeline).
@@ -231,6 +235,14 @@ looks_as_counted() { shot literal && analyse same "$SHOTS/literal.ppm" "$SHOTS/c
 wait_for 20 looks_as_counted || { cp "$SHOTS/counted.ppm" "$SHOTS/literal.ppm" "$ARTIFACTS/";
     fail "the counter's digits differ from Render's '$EXPECTED' (counted.ppm, literal.ppm)"; }
 
+# No two copies overlap while the text scrolls: a frame learned while scrolling looks exactly as
+# the same text posted as a still message.
+SAMPLE=$(analyse sample "$WORK/learned.json")
+ctl update literal --text "$SAMPLE" >/dev/null
+looks_as_scrolled() { shot sample && analyse matches "$SHOTS/sample.ppm" "$WORK/learned.json" "$SAMPLE"; }
+wait_for 20 looks_as_scrolled || { cp "$SHOTS/sample.ppm" "$ARTIFACTS/";
+    fail "the scrolling frame '$SAMPLE' does not look as that text standing still (sample.ppm)"; }
+
 # 7. Dots move: a still message with the dots effect changes picture while its text stands.
 ctl remove literal
 ctl post --id dots --effect dots "Compiling..." >/dev/null
@@ -240,5 +252,5 @@ PICTURES=$(analyse distinct "$SHOTS")
 [ "$PICTURES" -ge 3 ] || fail "the dots do not move ($PICTURES pictures in 3 s)"
 
 echo "waybar: the box keeps its width over a cycle with CJK and emoji, the text moves at the Timeline's" \
-     "speed and at the restarted daemon's phase, an emptied channel hides the module, counters show Render's" \
+     "speed and at the restarted daemon's phase without overlapping copies, an emptied channel hides the module, counters show Render's" \
      "digits and dots move ($TOTAL_SHOTS shots)"
