@@ -53,8 +53,10 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
-# a headless gnome-shell with numpy and GdkPixbuf to read its screenshots).
-PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0
+# a headless gnome-shell with numpy and GdkPixbuf to read its screenshots; a real waybar under a
+# headless sway with grim for screenshots, and the fonts of wide text).
+PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0 \
+                      sway waybar grim fonts-noto-cjk fonts-noto-color-emoji
 
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
@@ -158,14 +160,16 @@ sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
-## test-panels: polybar under Xvfb, the shared timeline.js and the GNOME extension under gjs, and the
-## extension in a real headless GNOME Shell (screenshots), against tickerd
+## test-panels: polybar under Xvfb, the shared timeline.js and the GNOME extension under gjs, the
+## extension in a real headless GNOME Shell (screenshots), waybar under a headless sway (as a non-root
+## user it creates) and the Plasma widget under plasmoidviewer, against tickerd
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 	@$(MAKE) --no-print-directory gnome-extension
 	contrib/tests/panel-tests.sh
 	contrib/tests/gnome-shell-test.sh
+	$(SUDO) contrib/tests/waybar-test.sh
 	@$(MAKE) --no-print-directory test-plasma
 
 ## test-plasma: the Plasma 5 widget under plasmoidviewer in Xvfb, against tickerd (screenshots)

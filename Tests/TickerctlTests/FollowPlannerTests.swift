@@ -1,3 +1,4 @@
+import DBus
 import Testing
 import TickerModel
 @testable import tickerctl
@@ -92,9 +93,11 @@ import TickerModel
         let empty = try Self.snapshot([])
         #expect(planner.line(for: .channel(empty), columns: 20, at: Self.start).state == .empty)
 
-        for source in [FollowSource.offline, .missingChannel] {
+        for source in [FollowSource.offline, .missingChannel, .channel(empty)] {
+            // An empty text: waybar hides the module, polybar and i3blocks collapse it.
             let line = planner.line(for: source, columns: 20, at: Self.start)
-            #expect(line.text == String(repeating: " ", count: 20))
+            #expect(line.text == "")
+            #expect(line.fullText == "")
             #expect(planner.nextWake(for: source, columns: 20, after: Self.start, lastLineAt: nil) == nil)
         }
         #expect(planner.line(for: .offline, columns: 20, at: Self.start).state == .offline)
@@ -121,5 +124,86 @@ import TickerModel
         #expect(automatic.columns(for: .offline, last: nil) == FollowPlanner.fallbackColumns)
         let fixed = FollowPlanner(channel: "main", columnsOverride: 7, minimumInterval: 0)
         #expect(fixed.columns(for: .channel(snapshot), last: nil) == 7)
+    }
+
+    /// The channel's properties as `GetAll` gives them, for ``ChannelSnapshot/init(properties:)``.
+    static func properties(_ timeline: Timeline, text: String) -> [String: DBusValue] {
+        var fields: [String: DBusValue] = [:]
+        for (key, value) in timeline.fields {
+            switch value {
+            case .string(let string): fields[key] = .string(string)
+            case .double(let number): fields[key] = .double(number)
+            case .int64(let number): fields[key] = .int64(number)
+            case .uint32(let number): fields[key] = .uint32(number)
+            }
+        }
+        return ["Timeline": .vardict(fields), "Text": .string(text)]
+    }
+
+    static let separator = ChannelSettings.defaultSeparator
+
+    /// A scrolling channel of `messages`, as follow reads it, and its timeline.
+    static func scrollingChannel(_ messages: [String], speed: Double = 10) throws -> (ChannelSnapshot, Timeline) {
+        var settings = ChannelSettings()
+        settings.speed = .cellsPerSecond(speed)
+        let tape = Tape(messages: messages, separator: separator, gap: settings.gap)
+        let timeline = Timeline(tape: tape, settings: try settings.validated(), at: start)
+        let text = messages.joined(separator: separator)
+        return (try ChannelSnapshot(properties: properties(timeline, text: text)), timeline)
+    }
+
+    /// The daemon's change of `timeline` to `messages` at `at`, applied as follow receives it.
+    static func change(_ snapshot: inout ChannelSnapshot, _ timeline: Timeline, to messages: [String], at: Instant) throws -> Timeline {
+        let changed = timeline.applying(
+            Tape(messages: messages, separator: separator, gap: ChannelSettings().gap), at: at)
+        try snapshot.apply(properties(changed, text: messages.joined(separator: separator)))
+        return changed
+    }
+
+    @Test func aChannelEmptiedByRemoveIsEmptyOnceTheRemovalReachesTheView() throws {
+        let channel = try Self.scrollingChannel(["the only message, long enough to scroll"])
+        var snapshot = channel.0
+        let removedAt = Self.start + 1_500_000
+        let changed = try Self.change(&snapshot, channel.1, to: [], at: removedAt)
+        let switchAt = try #require(changed.switchInstant)
+        let planner = FollowPlanner(channel: "main", columnsOverride: 16, minimumInterval: 0)
+        // Still scrolling out before the switch; afterwards empty, with an empty text and no wake-up.
+        let before = planner.line(for: .channel(snapshot), columns: 16, at: switchAt - 1)
+        #expect(before.state == .scrolling)
+        #expect(before.text == changed.frame(columns: 16, at: switchAt - 1).text)
+        for at in [switchAt, switchAt + 1, switchAt + 60_000_000] {
+            let line = planner.line(for: .channel(snapshot), columns: 16, at: at)
+            #expect(line.state == .empty, "at switch + \(at - switchAt) µs")
+            #expect(line.text == "")
+            #expect(planner.nextWake(for: .channel(snapshot), columns: 16, after: at, lastLineAt: nil) == nil)
+        }
+    }
+
+    @Test func theTooltipListsTheContentTheTextShowsNow() throws {
+        let kept = "kept message, long enough to scroll past sixteen cells"
+        let removed = "REMOVED message that keeps scrolling until the switch"
+        var (snapshot, timeline) = try Self.scrollingChannel([kept, removed])
+        let planner = FollowPlanner(channel: "main", columnsOverride: 16, minimumInterval: 0)
+        let both = kept + Self.separator + removed
+        #expect(planner.line(for: .channel(snapshot), columns: 16, at: Self.start).fullText == both)
+
+        timeline = try Self.change(&snapshot, timeline, to: [kept], at: Self.start + 2_000_000)
+        let switchAt = try #require(timeline.switchInstant)
+        // Until the switch the text still scrolls the old tape, and the tooltip lists it.
+        var at = Self.start + 2_000_000
+        while at < switchAt {
+            let line = planner.line(for: .channel(snapshot), columns: 16, at: at)
+            #expect(line.fullText == both, "at switch − \(switchAt - at) µs")
+            at += 250_000
+        }
+        #expect(planner.line(for: .channel(snapshot), columns: 16, at: switchAt).fullText == kept)
+
+        // A second change while the first is pending: the old tape still shows, and so does its text.
+        let added = "ADDED later"
+        timeline = try Self.change(&snapshot, timeline, to: [kept, added], at: Self.start + 2_500_000)
+        let secondSwitch = try #require(timeline.switchInstant)
+        #expect(planner.line(for: .channel(snapshot), columns: 16, at: secondSwitch - 1).fullText == both)
+        #expect(planner.line(for: .channel(snapshot), columns: 16, at: secondSwitch).fullText
+                    == kept + Self.separator + added)
     }
 }

@@ -86,7 +86,8 @@ import TestSupport
         try fixture.daemon.stop()
         #expect(follow.waitForOutput(timeout: .seconds(15)) { classes($0).last == "offline" })
         let offline = try #require(CLIFixture.jsonLines(follow.standardOutput).last)
-        #expect(offline["text"] as? String == String(repeating: " ", count: 20))
+        // An empty text, so waybar hides the module.
+        #expect(offline["text"] as? String == "")
         let linesWhileOffline = classes(follow.standardOutput).count
 
         try fixture.daemon.start()
@@ -144,5 +145,81 @@ import TestSupport
             CLIFixture.tickerctl, fixture.address,
         ], timeout: .seconds(30))
         #expect(output.stdout == "status=0\n", "\(output.stderr)")
+    }
+
+    @Test func aChannelEmptiedByRemoveIsEmptyWithAnEmptyText() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "--id", "only", Self.long])
+        _ = try fixture.ok(["configure", "main", "speed=60"])
+        let follow = try fixture.follow(["--format", "waybar", "--columns", "20"])
+        func classes(_ text: String) -> [String] { CLIFixture.jsonLines(text).compactMap { $0["class"] as? String } }
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { classes($0).last == "scrolling" })
+        _ = try fixture.ok(["remove", "only"])
+        // The text scrolls out, then the module is hidden: class empty, text "" (never "static").
+        #expect(follow.waitForOutput(timeout: .seconds(20)) { classes($0).last == "empty" })
+        let lines = CLIFixture.jsonLines(follow.standardOutput)
+        let last = try #require(lines.last)
+        #expect(last["text"] as? String == "")
+        #expect(last["tooltip"] as? String == "")
+        #expect(!classes(follow.standardOutput).contains("static"))
+        follow.kill(SIGTERM)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+    }
+
+    @Test func theTooltipListsWhatTheTextShowsNotTheNewContent() throws {
+        let fixture = try CLIFixture()
+        let kept = "kept: this message stays on the channel"
+        let removed = "QQQQ: this one is removed while it scrolls"
+        _ = try fixture.ok(["post", "--id", "kept", kept])
+        _ = try fixture.ok(["post", "--id", "gone", removed])
+        _ = try fixture.ok(["configure", "main", "speed=30"])
+        let follow = try fixture.follow(["--format", "waybar", "--columns", "24"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { output in
+            CLIFixture.jsonLines(output).contains { ($0["text"] as? String)?.contains("QQQQ") == true }
+        })
+        _ = try fixture.ok(["remove", "gone"])
+        // Until the removal reaches the view the text still scrolls the removed message; the tooltip
+        // follows the text, then lists the kept message alone.
+        #expect(follow.waitForOutput(timeout: .seconds(20)) { output in
+            CLIFixture.jsonLines(output).last?["tooltip"] as? String == kept
+        })
+        follow.kill(SIGTERM)
+        _ = try follow.wait(timeout: .seconds(10))
+        let lines = CLIFixture.jsonLines(follow.standardOutput)
+        for line in lines {
+            let text = try #require(line["text"] as? String)
+            let tooltip = try #require(line["tooltip"] as? String)
+            if text.contains("Q") {
+                #expect(tooltip.contains("QQQQ"), "the text shows the removed message, the tooltip not: \(line)")
+            }
+        }
+        #expect(lines.contains { ($0["text"] as? String)?.contains("Q") == true && $0["tooltip"] as? String != kept })
+    }
+
+    @Test func followDeclaresItsWidthToTheDaemonAndAgainAfterARestart() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", Self.long])
+        // dbus-monitor, an independent peer, sees the calls on the bus.
+        let monitor = try ChildProcess("dbus-monitor", [
+            "--address", fixture.address, "type='method_call',interface='io.github.tickerd.Ticker1.Channel',member='Subscribe'",
+        ])
+        #expect(monitor.waitForOutput(timeout: .seconds(10)) { !$0.isEmpty })
+        func declarations(_ output: String) -> Int {
+            output.components(separatedBy: "member=Subscribe").dropFirst().filter { call in
+                call.contains("string \"columns\"") && call.contains("uint32 17")
+                    && call.contains("string \"fps\"") && call.contains("double 0")
+            }.count
+        }
+        let follow = try fixture.follow(["--format", "json", "--columns", "17"])
+        #expect(monitor.waitForOutput(timeout: .seconds(15)) { declarations($0) == 1 })
+        // A daemon that does not know fps 0 answers InvalidOption; follow carries on all the same.
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).count >= 3 })
+        try fixture.daemon.restart()
+        #expect(monitor.waitForOutput(timeout: .seconds(20)) { declarations($0) == 2 })
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).last?["state"] as? String == "scrolling" })
+        follow.kill(SIGTERM)
+        #expect(try follow.wait(timeout: .seconds(10)) == 0)
+        monitor.kill(SIGTERM)
+        _ = try monitor.wait(timeout: .seconds(10))
     }
 }

@@ -27,24 +27,6 @@ import TickerModel
         return text
     }
 
-    @Test func cellFitGivesExactlyNCellsAndKeepsAPrefix() {
-        var random = SeededRandom(seed: 7)
-        for _ in 0..<500 {
-            let text = Self.randomText(&random, length: Int(random.next() % 30))
-            let columns = Int(random.next() % 25)
-            let fitted = CellFit.fit(text, columns: columns)
-            #expect(Self.referenceWidth(fitted) == columns, "\(text.debugDescription) in \(columns)")
-            let kept = fitted.trimmingTrailingSpaces
-            #expect(text.hasPrefix(kept) || kept.isEmpty, "\(fitted.debugDescription) from \(text.debugDescription)")
-        }
-    }
-
-    @Test func cellFitReplacesAWideClusterCutByTheEdgeWithASpace() {
-        #expect(CellFit.fit("ab日本", columns: 3) == "ab ")
-        #expect(CellFit.fit("🎉", columns: 1) == " ")
-        #expect(CellFit.fit("", columns: 4) == "    ")
-    }
-
     @Test func followLinesAreExactlyNCellsInEveryModeAndWindow() throws {
         var random = SeededRandom(seed: 42)
         let modes: [Mode] = [.continuous, .scroll, .bounce, .static, .pages]
@@ -67,14 +49,5 @@ import TickerModel
                         "mode \(settings.mode) \(columns) columns: \(line.text.debugDescription)")
             }
         }
-    }
-}
-
-
-extension String {
-    var trimmingTrailingSpaces: String {
-        var view = Substring(self)
-        while view.last == " " { view.removeLast() }
-        return String(view)
     }
 }

@@ -11,7 +11,8 @@
 #     Gio.DBusProxy on the daemon): the item appears, reads the Timeline, draws the frame and runs
 #     its frame clock; disable removes it, disconnects everything and stops the clock; twice.
 #  3. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
-#     ticker: the bar is not blank where the module is, and it moves. Screenshots go to artifacts/.
+#     ticker: the bar is not blank where the module is, it moves, and it collapses (module and
+#     prefix gone) once the channel is emptied. Screenshots go to artifacts/.
 #
 # Needs: dbus-daemon, gjs, xvfb, polybar, imagemagick, fonts-dejavu-core (make test-panels installs
 # them) and the debug build (.build/debug/tickerd, tickerctl).
@@ -142,5 +143,11 @@ moved() {
 }
 wait_for 10 moved || fail "the ticker does not move in the bar"
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-2.png"
+# An emptied channel prints an empty line: polybar collapses the module, its prefix included, once
+# the removal has reached the view (the bar is one colour where the module was).
+ctl remove news
+collapsed() { [ "$(module_colours)" -le 1 ]; }
+wait_for 60 collapsed || { cp "$WORK/shot.png" "$ARTIFACTS/polybar-emptied.png"; fail "an emptied channel leaves the polybar module drawn (polybar-emptied.png)"; }
+cp "$WORK/module.png" "$ARTIFACTS/polybar-module-emptied.png"
 echo "panels: timeline.js agrees with Render in 14 setups; the extension enables and disables cleanly;" \
-     "polybar draws and scrolls the ticker (screenshots in artifacts/)"
+     "polybar draws and scrolls the ticker and collapses it when the channel empties (screenshots in artifacts/)"

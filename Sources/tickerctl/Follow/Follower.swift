@@ -10,6 +10,7 @@ import TickerModel
 /// are computed locally; one timer is armed for the next visible change. Nothing is sent on the bus
 /// per frame, and nothing runs while nothing visible changes. When the bus itself goes away it
 /// connects again with a growing delay. It never stops on its own, except when its reader is gone.
+/// Whenever it reads the channel it declares its width to the daemon (`Subscribe` with `fps` 0).
 final class Follower {
     private let loop: EventLoop
     private let selection: BusSelection
@@ -28,6 +29,7 @@ final class Follower {
     private var lastLine: PanelLine?
     private var lastLineAt: Instant?
     private var lastColumns: Int?
+    private var declaredColumns: Int?
     private var frameTimer: LoopTimer?
     private var reconnectTimer: LoopTimer?
     private var reconnectDelay = Follower.firstReconnectDelay
@@ -118,6 +120,7 @@ final class Follower {
 
     private func dropConnection() {
         refreshGeneration += 1
+        declaredColumns = nil
         for subscription in subscriptions { subscription.cancel() }
         subscriptions.removeAll()
         nameWatcher?.cancel()
@@ -141,6 +144,7 @@ final class Follower {
     /// Reads all the channel's properties (asynchronously; a newer read makes an older one moot).
     private func refresh() {
         guard let connection else { return }
+        declaredColumns = nil
         refreshGeneration += 1
         let generation = refreshGeneration
         do {
@@ -209,6 +213,27 @@ final class Follower {
     private func show(_ source: FollowSource) {
         self.source = source
         render()
+        declareWidth()
+    }
+
+    /// Tells the daemon the width this viewer shows, as a subscription without frames
+    /// (`Subscribe` with `fps` 0), so a change reaches the view without a jump; again whenever the
+    /// channel is read anew (the daemon came back, the channel appeared) or the width changed. A
+    /// daemon that does not know `fps` 0 answers InvalidOption: following goes on without it.
+    private func declareWidth() {
+        guard let connection, case .channel = source, let columns = lastColumns, columns != declaredColumns else {
+            return
+        }
+        declaredColumns = columns
+        do {
+            let message = try Message.methodCall(
+                destination: TickerAPI.busName, path: channelPath, interface: TickerAPI.channelInterface,
+                member: "Subscribe")
+            try message.append(.vardict(["columns": .uint32(UInt32(clamping: columns)), "fps": .double(0)]))
+            try connection.call(message, timeout: Self.readTimeout) { _ in }
+        } catch {
+            // Nothing is lost without it: the daemon then waits for the widest possible viewer.
+        }
     }
 
     /// Computes the line for now, writes it when it looks different in the chosen format, and
@@ -216,17 +241,20 @@ final class Follower {
     private func render() {
         let now = WallClock.now()
         let columns = planner.columns(for: source, last: lastColumns)
-        lastColumns = columns
-        let line = planner.line(for: source, columns: columns, at: now)
-        if lastLine.map({ !formatter.looksSame($0, line) }) ?? true {
-            guard output.write(formatter.format(line)) else {
+        if columns != lastColumns {
+            lastColumns = columns
+            declareWidth()
+        }
+        let step = planner.step(for: source, columns: columns, at: now)
+        if lastLine.map({ !formatter.looksSame($0, step.line) }) ?? true {
+            guard output.write(formatter.format(step.line)) else {
                 onOutputClosed()
                 return
             }
-            lastLine = line
+            lastLine = step.line
             lastLineAt = now
         }
-        if let wake = planner.nextWake(for: source, columns: columns, after: now, lastLineAt: lastLineAt) {
+        if let wake = planner.wake(after: now, nextChange: step.nextChange, lastLineAt: lastLineAt) {
             frameTimer?.schedule(at: .realtime(microsecondsSinceEpoch: wake))
         } else {
             frameTimer?.cancel()

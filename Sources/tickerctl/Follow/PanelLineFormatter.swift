@@ -5,15 +5,16 @@ protocol PanelLineFormatter {
     /// What to write when `follow` ends (e.g. a newline after an in-place terminal line).
     var farewell: String { get }
     /// Whether `a` and `b` look the same to this format's reader, so `b` need not be written
-    /// after `a`. By default: when they format to the same bytes (a text panel shows neither
-    /// the tooltip nor the state, so a counter counting outside the window writes nothing).
+    /// after `a`: true exactly when they format to the same bytes. By default when their texts
+    /// are equal (a text panel shows neither the tooltip nor the state, so a counter counting
+    /// outside the window writes nothing).
     func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool
 }
 
 extension PanelLineFormatter {
     var farewell: String { "" }
 
-    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool { format(a) == format(b) }
+    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool { a.text == b.text }
 }
 
 /// `plain`: the visible text; on a terminal redrawn in place (`\r`, text, clear to end of line).
@@ -29,16 +30,28 @@ struct PlainLineFormatter: PanelLineFormatter {
 }
 
 /// `json`: `{"text", "offset", "full_text", "channel", "state", "at"}` a line.
-struct JSONLineFormatter: PanelLineFormatter {
+final class JSONLineFormatter: PanelLineFormatter {
+    private let fullText = EncodedStringCache(pango: false)
+
     func format(_ line: PanelLine) -> String {
-        JSONValue.object([
-            ("text", .string(line.text)),
-            ("offset", .number(line.offset)),
-            ("full_text", .string(line.fullText)),
-            ("channel", .string(line.channel)),
-            ("state", .string(line.state.rawValue)),
-            ("at", .integer(line.at)),
-        ]).text + "\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(4 * line.text.utf8.count + line.fullText.utf8.count + 128)
+        out.append(contentsOf: "{\"text\":".utf8)
+        LineBytes.appendQuoted(line.text, pango: false, to: &out)
+        out.append(contentsOf: ",\"offset\":".utf8)
+        var number = ""
+        JSONValue.number(line.offset).write(to: &number)
+        out.append(contentsOf: number.utf8)
+        out.append(contentsOf: ",\"full_text\":".utf8)
+        fullText.appendQuoted(line.fullText, to: &out)
+        out.append(contentsOf: ",\"channel\":".utf8)
+        LineBytes.appendQuoted(line.channel, pango: false, to: &out)
+        out.append(contentsOf: ",\"state\":\"".utf8)
+        out.append(contentsOf: line.state.rawValue.utf8)
+        out.append(contentsOf: "\",\"at\":".utf8)
+        out.append(contentsOf: String(line.at).utf8)
+        out.append(contentsOf: "}\n".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The offset and the instant change with every frame; the rest is what a reader watches.
@@ -46,15 +59,28 @@ struct JSONLineFormatter: PanelLineFormatter {
 }
 
 /// `waybar`: one JSON object a line for a custom module with `"return-type": "json"`; `text` and
-/// `tooltip` are Pango-escaped (after the window was cut, so no entity is ever cut in half).
-struct WaybarLineFormatter: PanelLineFormatter {
+/// `tooltip` are Pango-escaped (the window is cut first, so no entity is ever cut in half).
+final class WaybarLineFormatter: PanelLineFormatter {
+    private let tooltip = EncodedStringCache(pango: true)
+
     func format(_ line: PanelLine) -> String {
-        JSONValue.object([
-            ("text", .string(PangoMarkup.escape(line.text))),
-            ("tooltip", .string(PangoMarkup.escape(line.fullText))),
-            ("class", .string(line.state.rawValue)),
-            ("alt", .string(line.state.rawValue)),
-        ]).text + "\n"
+        var out: [UInt8] = []
+        out.reserveCapacity(6 * line.text.utf8.count + line.fullText.utf8.count + 96)
+        out.append(contentsOf: "{\"text\":".utf8)
+        LineBytes.appendQuoted(line.text, pango: true, to: &out)
+        out.append(contentsOf: ",\"tooltip\":".utf8)
+        tooltip.appendQuoted(line.fullText, to: &out)
+        out.append(contentsOf: ",\"class\":\"".utf8)
+        out.append(contentsOf: line.state.rawValue.utf8)
+        out.append(contentsOf: "\",\"alt\":\"".utf8)
+        out.append(contentsOf: line.state.rawValue.utf8)
+        out.append(contentsOf: "\"}\n".utf8)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The text, the tooltip (the full text) and the class are shown.
+    func looksSame(_ a: PanelLine, _ b: PanelLine) -> Bool {
+        a.text == b.text && a.state == b.state && a.fullText == b.fullText
     }
 }
 
