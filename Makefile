@@ -39,11 +39,18 @@ CONFIG ?= debug
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
 # stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML, python3 for
-# the width-table generator check and the journal collector.
+# the width-table generator check and the journal collector; libical-dev for the calendar source,
+# python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES) and libcurl4 for FoundationNetworking.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
-                strace libxml2 python3
+                strace libxml2 python3 libical-dev python3-venv libcurl4
+
+# PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
+# independent implementations the calendar and feed parsers are compared with (feedparser has no
+# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util).
+PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0
+PYTHON_TEST_VENV := .build-pyenv
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
@@ -51,6 +58,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core
 
 .PHONY: all deps build release bench symbol-order bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+        python-test-deps \
         sanitize sanitize-address sanitize-thread demo install install-completions install-user clean
 
 all: build
@@ -106,9 +114,18 @@ soak: deps
 test: deps test-swift test-panels fuzz-smoke
 	@$(MAKE) --no-print-directory sanitize SANITIZE_LEAKS=0
 
-test-swift:
+test-swift: python-test-deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## python-test-deps: the test virtualenv (.build-pyenv) with PYTHON_TEST_PACKAGES from PyPI
+python-test-deps: $(PYTHON_TEST_VENV)/installed
+
+$(PYTHON_TEST_VENV)/installed: Makefile
+	@rm -rf $(PYTHON_TEST_VENV)
+	/usr/bin/python3 -m venv $(PYTHON_TEST_VENV)
+	$(PYTHON_TEST_VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TEST_PACKAGES)
+	@touch $@
 
 ## fuzz: the parsers under libFuzzer for FUZZ_SECONDS each (docs/fuzzing.md)
 FUZZ_SECONDS ?= 300
@@ -133,11 +150,11 @@ SANITIZE_LEAKS ?= 1
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=$(SANITIZE_LEAKS) LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0
 TSAN_ENV := TSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/tsan.supp
 
-sanitize-address: deps
+sanitize-address: deps python-test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 	$(ASAN_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
-sanitize-thread: deps
+sanitize-thread: deps python-test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 

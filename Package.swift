@@ -150,5 +150,37 @@ let package = Package(
             dependencies: ["TickerModel", "TestSupport"],
             swiftSettings: strictSettings
         ),
+
+        // Calendar and feed sources (issue 21, items 3 and 4): libical for iCalendar, the parsers
+        // and their conditional-GET fetcher, each a library the sources service builds on.
+        .systemLibrary(
+            name: "CICal",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(
+            name: "Calendars",
+            dependencies: ["CICal", "TickerModel"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Feeds",
+            dependencies: ["TickerModel", "SourceFetch"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SourceFetch",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CalendarsTests",
+            dependencies: ["Calendars", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FeedsTests",
+            dependencies: ["Feeds", "SourceFetch", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
     ]
 )
