@@ -39,12 +39,16 @@ CONFIG ?= debug
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
 # stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML, python3 for
-# the width-table generator check and the journal collector; libical-dev for the calendar source,
-# python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES) and libcurl4 for FoundationNetworking.
+# the width-table generator check and the journal collector. The sources tests: mpv with Debian's
+# mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate),
+# libical-dev for the calendar source, python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES)
+# and libcurl4 for FoundationNetworking (feeds and calendar URLs).
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
-                strace libxml2 python3 libical-dev python3-venv libcurl4
+                strace libxml2 python3 \
+                mpv mpv-mpris libnotify-bin xdg-utils \
+                libical-dev python3-venv libcurl4
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no
@@ -193,7 +197,10 @@ install: $(if $(BUILT),,release)
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 0755 "$(BUILT_DIR)/tickerd" $(DESTDIR)$(BINDIR)/tickerd
 	install -m 0755 "$(BUILT_DIR)/tickerctl" $(DESTDIR)$(BINDIR)/tickerctl
+	install -m 0755 "$(BUILT_DIR)/tickerd-sources" $(DESTDIR)$(BINDIR)/tickerd-sources
 	install -d $(DESTDIR)$(SYSTEMDUNITDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/tickerd-sources.service > $(DESTDIR)$(SYSTEMDUNITDIR)/tickerd-sources.service
+	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/user/tickerd-sources.service > $(DESTDIR)$(USERUNITDIR)/tickerd-sources.service
 	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/tickerd.service > $(DESTDIR)$(SYSTEMDUNITDIR)/tickerd.service
 	$(call rewrite_exec,$(BINDIR)/tickerd) systemd/user/tickerd.service > $(DESTDIR)$(USERUNITDIR)/tickerd.service
 	install -m 0644 systemd/sysusers.d/tickerd.conf $(DESTDIR)$(SYSUSERSDIR)/tickerd.conf
@@ -212,6 +219,9 @@ install: $(if $(BUILT),,release)
 	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(DATADIR) BUILT="$(BUILT_DIR)"
 	install -d $(DESTDIR)$(DOCDIR)/examples
 	install -m 0644 examples/tickerd.toml $(DESTDIR)$(DOCDIR)/examples/tickerd.toml
+	install -m 0644 examples/sources.toml $(DESTDIR)$(DOCDIR)/examples/sources.toml
+	install -m 0644 systemd/tickerd-sources-network.conf $(DESTDIR)$(DOCDIR)/examples/tickerd-sources-network.conf
+	install -m 0644 docs/sources.md $(DESTDIR)$(DOCDIR)/sources.md
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
 	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \
@@ -236,9 +246,12 @@ install-user: $(if $(BUILT),,release)
 	install -d $(DESTDIR)$(USER_BINDIR)
 	install -m 0755 "$(BUILT_DIR)/tickerd" $(DESTDIR)$(USER_BINDIR)/tickerd
 	install -m 0755 "$(BUILT_DIR)/tickerctl" $(DESTDIR)$(USER_BINDIR)/tickerctl
+	install -m 0755 "$(BUILT_DIR)/tickerd-sources" $(DESTDIR)$(USER_BINDIR)/tickerd-sources
 	install -d $(DESTDIR)$(USER_DATA_HOME)/systemd/user $(DESTDIR)$(USER_DATA_HOME)/dbus-1/services
 	$(call rewrite_exec,$(USER_BINDIR)/tickerd) systemd/user/tickerd.service \
 	  > $(DESTDIR)$(USER_DATA_HOME)/systemd/user/tickerd.service
+	$(call rewrite_exec,$(USER_BINDIR)/tickerd) systemd/user/tickerd-sources.service \
+	  > $(DESTDIR)$(USER_DATA_HOME)/systemd/user/tickerd-sources.service
 	$(call rewrite_exec,$(USER_BINDIR)/tickerd) dbus-policy/services/io.github.tickerd.Ticker1.service \
 	  > $(DESTDIR)$(USER_DATA_HOME)/dbus-1/services/io.github.tickerd.Ticker1.service
 	install -d $(DESTDIR)$(USER_DATA_HOME)/man/man1 $(DESTDIR)$(USER_DATA_HOME)/man/man5 \

@@ -96,7 +96,7 @@ let package = Package(
         .executableTarget(
             name: "tickerd",
             dependencies: [
-                "DBus", "TickerModel", "TickerHost", "CSystemd", "CMalloc",
+                "DBus", "TickerModel", "TickerHost", "CSystemd", "CMalloc", "TOMLConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
@@ -120,6 +120,39 @@ let package = Package(
         .executableTarget(
             name: "tickerd-bench",
             dependencies: ["DBus"],
+            swiftSettings: strictSettings
+        ),
+
+        // Strict, located reading of TOML files (file, line and key in every error), shared by
+        // tickerd.toml and the sources service's sources.toml.
+        .target(
+            name: "TOMLConfig",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: strictSettings
+        ),
+        // The sources service (docs/sources.md): sources publish items, the lease manager keeps
+        // tickerd's messages in line with them through the public D-Bus API.
+        .target(
+            name: "TickerSources",
+            dependencies: [
+                "DBus", "TOMLConfig", "TickerModel",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "tickerd-sources",
+            dependencies: [
+                "DBus", "TickerSources",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings,
+            linkerSettings: releaseLinkerSettings
+        ),
+        .testTarget(
+            name: "TickerSourcesTests",
+            dependencies: ["TickerSources", "TOMLConfig", "tickerd-sources", "tickerd", "TestSupport", "DBus"],
             swiftSettings: strictSettings
         ),
 

@@ -6,7 +6,9 @@
 # are untouched. The fuzz targets are then compiled by swiftc with -sanitize=fuzzer,address and
 # linked with the objects of the tickerd executable target (its entry point is renamed
 # tickerd_main by SwiftPM, so libFuzzer's main is the one that runs), which is how they reach the
-# daemon's internal parsers (config, state) through @testable import.
+# daemon's internal parsers (config, state) through @testable import. The sources service's
+# library (TickerSources: templates, sources.toml) is linked in beside it; the modules it uses
+# (DBus, TOMLConfig, TickerModel, Logging) are the daemon's too.
 #
 # Prints the binary's path on the last line of stdout.
 set -euo pipefail
@@ -15,8 +17,10 @@ if [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; f
 
 SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-swift build --product tickerd --scratch-path "$SCRATCH" --sanitize=address \
-  -Xswiftc -sanitize-coverage="$COVERAGE" -Xcxx -fsanitize=fuzzer-no-link >&2
+for product in tickerd tickerd-sources; do
+  swift build --product "$product" --scratch-path "$SCRATCH" --sanitize=address \
+    -Xswiftc -sanitize-coverage="$COVERAGE" -Xcxx -fsanitize=fuzzer-no-link >&2
+done
 BIN=$(swift build --scratch-path "$SCRATCH" --show-bin-path)
 OUT="$BIN/tickerd-fuzz"
 
@@ -32,6 +36,6 @@ swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-
   $(pkg-config --cflags-only-I dbus-1 | sed 's/-I/-Xcc -I/g') \
   Fuzz/Targets/*.swift \
   $(pkg-config --libs libsystemd dbus-1) -lstdc++ \
-  "@$BIN/tickerd.product/Objects.LinkFileList" \
+  "@$BIN/tickerd.product/Objects.LinkFileList" "$BIN"/TickerSources.build/*.o \
   -o "$OUT" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
 echo "$OUT"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: a private bus, tickerd with examples/demo.toml (scheduled messages, a counter
-# counting up, busy dots), and `tickerctl follow` in this terminal. Ctrl-C stops everything this
+# counting up, busy dots), tickerd-sources with a command source (the clock, every second), and
+# `tickerctl follow` in this terminal. Ctrl-C stops everything this
 # script started (by PID) and removes its temp folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -53,6 +54,21 @@ done
 # The counter of "Builds today: {builds}": it counts up over the first half minute.
 "$bin/tickerctl" --bus "$address" set builds 0 --grouping
 "$bin/tickerctl" --bus "$address" set builds 1280 --duration 30s --easing easeOutCubic
+
+# A source (docs/sources.md): a command whose output replaces its message every second.
+cat > "$work/sources.toml" <<TOML
+lease = "10s"
+
+[[source]]
+name = "clock"
+type = "command"
+command = "date +%H:%M:%S"
+interval = "1s"
+priority = 5
+template = "The time is {output}"
+TOML
+"$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" 2> "$work/sources.log" &
+pids+=($!)
 
 echo "tickerd demo on a private bus ($address). Try in another terminal:"
 echo "  $bin/tickerctl --bus $address post 'Hello from another terminal'"

@@ -14,6 +14,8 @@ let fuzzTargets: [String: @Sendable (FuzzInput) -> Void] = [
     "tzif": TZifTarget.run,
     "config": ConfigTarget.run,
     "state": StateTarget.run,
+    "template": TemplateTarget.run,
+    "sources": SourcesConfigTarget.run,
 ]
 
 /// The target chosen by `FUZZ_TARGET`; set before the first input.

@@ -17,7 +17,7 @@ struct Tickerctl: ParsableCommand {
         subcommands: [
             PostCommand.self, UpdateCommand.self, RemoveCommand.self, ListCommand.self, SetCommand.self,
             ConfigureCommand.self, PauseCommand.self, ResumeCommand.self, ReloadCommand.self,
-            StatusCommand.self, RenderCommand.self, CalendarCommand.self, FollowCommand.self,
+            StatusCommand.self, RenderCommand.self, CalendarCommand.self, FollowCommand.self, ActivateCommand.self,
         ]
     )
 

@@ -26,8 +26,9 @@ import TestSupport
     }
 
     static let sharedFiles: Set<String> = [
-        "bin/tickerd", "bin/tickerctl",
+        "bin/tickerd", "bin/tickerctl", "bin/tickerd-sources",
         "lib/systemd/system/tickerd.service", "lib/systemd/user/tickerd.service", "lib/sysusers.d/tickerd.conf",
+        "lib/systemd/system/tickerd-sources.service", "lib/systemd/user/tickerd-sources.service",
         "share/dbus-1/system-services/io.github.tickerd.Ticker1.service",
         "share/dbus-1/services/io.github.tickerd.Ticker1.service",
         "share/dbus-1/interfaces/io.github.tickerd.Ticker1.Manager.xml",
@@ -36,7 +37,8 @@ import TestSupport
         "share/man/man1/tickerctl.1", "share/man/man5/tickerd.toml.5", "share/man/man8/tickerd.8",
         "share/bash-completion/completions/tickerctl", "share/zsh/site-functions/_tickerctl",
         "share/fish/vendor_completions.d/tickerctl.fish",
-        "share/doc/tickerd/examples/tickerd.toml",
+        "share/doc/tickerd/examples/tickerd.toml", "share/doc/tickerd/examples/sources.toml",
+        "share/doc/tickerd/examples/tickerd-sources-network.conf", "share/doc/tickerd/sources.md",
     ]
 
     @Test func installPutsEveryFileWhereItBelongs() throws {
@@ -77,8 +79,8 @@ import TestSupport
         let installed = try Self.make("install-user", ["HOME=\(home.path)", "XDG_DATA_HOME=\(home.path)/.local/share"])
         #expect(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
         #expect(Self.listing(home.path) == [
-            ".local/bin/tickerd", ".local/bin/tickerctl",
-            ".local/share/systemd/user/tickerd.service",
+            ".local/bin/tickerd", ".local/bin/tickerctl", ".local/bin/tickerd-sources",
+            ".local/share/systemd/user/tickerd.service", ".local/share/systemd/user/tickerd-sources.service",
             ".local/share/dbus-1/services/io.github.tickerd.Ticker1.service",
             ".local/share/man/man1/tickerctl.1", ".local/share/man/man5/tickerd.toml.5", ".local/share/man/man8/tickerd.8",
             ".local/share/bash-completion/completions/tickerctl", ".local/share/zsh/site-functions/_tickerctl",

@@ -13,6 +13,7 @@ import TestSupport
             "signal MessageStarted(s channel, s id)",
             "signal MessageEnded(s channel, s id, u reason)",
             "signal ValueReached(s channel, s name, d value)",
+            "signal Activated(s channel, s id)",
         ],
         "io.github.tickerd.Ticker1.Control": [
             "method Post(in s channel, in s text, in a{sv} options, out s id)",
@@ -38,6 +39,8 @@ import TestSupport
             "method Render(in u columns, in x at, out s text, out d offset, out a{sv} extras)",
             "method Subscribe(in a{sv} options)",
             "method Unsubscribe()",
+            "method MessageAt(in u columns, in u column, in x at, out s id, out s link)",
+            "method Activate(in s id)",
             "signal Frame(s text, d offset, a{sv} extras)",
         ],
     ]

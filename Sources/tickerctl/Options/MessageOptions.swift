@@ -56,6 +56,10 @@ struct MessageOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long the reveal effect takes.", valueName: "SPAN"))
     var reveal: String?
 
+    /// What a click opens.
+    @Option(help: ArgumentHelp("What a click on it opens: an absolute URI (update: '' removes it).", valueName: "URI"))
+    var link: String?
+
     func validate() throws {
         if (calendar == nil) != (duration == nil) {
             throw ValidationError("--calendar and --duration go together: give both or neither.")
@@ -78,6 +82,7 @@ struct MessageOptions: ParsableArguments {
         if let duration { options["duration"] = .int64(try TimeArgument.span(duration, option: "duration")) }
         if let effect { options["effect"] = .string(effect.rawValue) }
         if let reveal { options["reveal"] = .int64(try TimeArgument.span(reveal, option: "reveal")) }
+        if let link { options["link"] = .string(link) }
         return options
     }
 }

@@ -117,7 +117,7 @@ final class BusSurface: ManagerObserver {
                 SignalDescription(
                     "ValueReached",
                     arguments: [Argument("channel", .string), Argument("name", .string), Argument("value", .double)]),
-            ])
+            ] + ActivationSurface.signals)
     }
 
     private func controlInterface() -> Interface {
@@ -218,7 +218,7 @@ final class BusSurface: ManagerObserver {
                     changed()
                     return []
                 },
-            ],
+            ] + ActivationSurface.channelMethods(name, manager: manager, connection: connection, managerPath: managerPath),
             properties: [
                 Property("Name", type: .string, emitsChangedSignal: .const) { .string(name) },
                 Property("Text", type: .string) { [unowned self] in .string(try channel(name).text(at: manager.now)) },

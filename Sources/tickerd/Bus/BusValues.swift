@@ -77,6 +77,7 @@ enum BusValues {
         }
         if let effect = record.effect { fields["effect"] = .string(effect.rawValue) }
         if let reveal = record.reveal { fields["reveal"] = .int64(reveal) }
+        if let link = record.link { fields["link"] = .string(link) }
         return .structure([.string(record.id), .vardict(fields)])
     }
 

@@ -5,9 +5,11 @@ import TickerModel
 /// requests, strictly: unknown keys and wrong types are `InvalidOption` naming the key.
 enum RequestParsing {
     /// Keys `Post` accepts.
-    static let postKeys = ["id", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal"]
+    static let postKeys = ["id", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal", "link"]
     /// Keys `Update` accepts.
-    static let updateKeys = ["text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal"]
+    static let updateKeys = [
+        "text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal", "link",
+    ]
     /// Keys `Configure` accepts.
     static let configureKeys = [
         "mode", "speed", "cycle", "delay", "easing", "loops", "direction", "align", "separator", "gap",
@@ -26,6 +28,7 @@ enum RequestParsing {
         var reader = OptionReader(options, context: "Post")
         var request = try messageFields(&reader)
         request.id = try reader.string("id")
+        if request.link?.isEmpty == true { throw .invalidOption(LinkURI.problem("") ?? "") }
         try reader.finish(known: postKeys)
         if request.reveal != nil, request.effect != .reveal {
             throw .invalidOption("option 'reveal' (a duration) goes with effect 'reveal'")
@@ -110,6 +113,10 @@ enum RequestParsing {
                 EffectKind.allCases.map(\.rawValue) + [RequestParsing.noEffect])
         }
         request.reveal = try reader.duration("reveal")
+        request.link = try reader.string("link")
+        if let link = request.link, !link.isEmpty, let problem = LinkURI.problem(link) {
+            throw .invalidOption("option 'link': \(problem)")
+        }
         return request
     }
 

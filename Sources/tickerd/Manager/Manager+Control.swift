@@ -22,7 +22,7 @@ extension Manager {
             let record = MessageRecord(
                 id: id, channel: name, text: cleaned, priority: request.priority ?? 0,
                 urgent: request.urgent ?? false, window: window, postedAt: postedAt,
-                effect: request.effect, reveal: request.reveal, origin: .posted)
+                effect: request.effect, reveal: request.reveal, origin: .posted, link: request.link)
             try insert(record)
             return id
         }
@@ -40,6 +40,7 @@ extension Manager {
             if changes.effect != nil { record.effect = changes.effect }
             if changes.removesEffect { (record.effect, record.reveal) = (nil, nil) }
             if let reveal = changes.reveal { record.reveal = reveal }
+            if let link = changes.link { record.link = link.isEmpty ? nil : link }
             record.text = try sanitized(record.text, effect: record.effect)
             if changes.ttl != nil || changes.start != nil || changes.end != nil
                 || changes.calendar != nil || changes.duration != nil {

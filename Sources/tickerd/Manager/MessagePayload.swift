@@ -16,6 +16,8 @@ struct MessagePayload: Sendable, Equatable {
     var effect: EffectKind?
     /// Posted over the bus or from the configuration file.
     var origin: MessageOrigin
+    /// The URI a click opens, if any.
+    var link: String?
 
     /// The parts of `record` its schedule entry does not hold.
     init(_ record: MessageRecord) {
@@ -25,6 +27,7 @@ struct MessagePayload: Sendable, Equatable {
         reveal = record.reveal
         effect = record.effect
         origin = record.origin
+        link = record.link
     }
 
     /// The record of this payload and its message's schedule `entry`.
@@ -39,6 +42,6 @@ struct MessagePayload: Sendable, Equatable {
         return MessageRecord(
             id: entry.id, channel: channel, text: text, priority: Int32(truncatingIfNeeded: entry.priority),
             urgent: entry.isUrgent, window: window, postedAt: entry.postedAt, effect: effect, reveal: reveal,
-            origin: origin)
+            origin: origin, link: link)
     }
 }

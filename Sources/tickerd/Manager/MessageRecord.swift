@@ -56,11 +56,13 @@ struct MessageRecord: Codable, Sendable, Equatable {
     var effect: EffectKind?
     /// Posted over the bus or from the configuration file.
     var origin: MessageOrigin
+    /// The absolute URI a click on the message opens (`link`), if it has one.
+    var link: String?
 
     /// A record of every field.
     init(
         id: String, channel: String, text: String, priority: Int32, urgent: Bool, window: MessageWindow,
-        postedAt: Instant, effect: EffectKind?, reveal: Int64?, origin: MessageOrigin
+        postedAt: Instant, effect: EffectKind?, reveal: Int64?, origin: MessageOrigin, link: String? = nil
     ) {
         self.id = id
         self.channel = channel
@@ -72,5 +74,6 @@ struct MessageRecord: Codable, Sendable, Equatable {
         self.urgent = urgent
         self.effect = effect
         self.origin = origin
+        self.link = link
     }
 }

@@ -29,6 +29,8 @@ struct MessageRequest: Sendable, Equatable {
     var removesEffect = false
     /// The reveal duration.
     var reveal: Int64?
+    /// The absolute URI the message opens when activated (Update: "" removes it).
+    var link: String?
 }
 
 /// A `Configure` after its options were read: each field present is changed.

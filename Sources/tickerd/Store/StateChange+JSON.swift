@@ -106,6 +106,7 @@ extension MessageRecord {
         if let effect { object.key("effect"); writer.writeString(effect.rawValue) }
         if let reveal { object.key("reveal"); writer.writeInteger(reveal) }
         object.key("origin"); writer.writeString(origin.rawValue)
+        if let link { object.key("link"); writer.writeString(link) }
         object.end()
     }
 }

@@ -8,12 +8,12 @@ import Glibc
 /// configuration with 100k messages left ~120 MB behind (docs/benchmarks.md). This owner reads
 /// the same parser's nodes directly, frees every copy it is given, and clears the document (all
 /// of its nodes) when the last reader is gone.
-final class TOMLDocument {
+public final class TOMLDocument {
     /// The document's root table.
-    let root: OpaquePointer
+    public let root: OpaquePointer
 
     /// Parses `source`; a syntax error carries toml++'s message and line.
-    init(source: String) throws(TOMLSyntaxError) {
+    public init(source: String) throws(TOMLSyntaxError) {
         let failure = UnsafeMutablePointer<CTOMLParseError>.allocate(capacity: 1)
         defer { failure.deallocate() }
         let parsed = source.withCString { tableCreateFromString($0, failure) }
@@ -33,7 +33,7 @@ final class TOMLDocument {
     }
 
     /// The keys of `table`, in the document's order.
-    static func keys(of table: OpaquePointer) -> [String] {
+    public static func keys(of table: OpaquePointer) -> [String] {
         let count = tableSize(table)
         guard count > 0 else { return [] }
         let names = tableGetKeys(table)
@@ -46,52 +46,52 @@ final class TOMLDocument {
     }
 
     /// The node under `key` in `table`, or nil when the key is absent.
-    static func node(_ key: String, in table: OpaquePointer) -> OpaquePointer? {
+    public static func node(_ key: String, in table: OpaquePointer) -> OpaquePointer? {
         tableGetNode(table, key)
     }
 
     /// The string held by `node`, or nil when it holds something else.
-    static func string(_ node: OpaquePointer) -> String? {
+    public static func string(_ node: OpaquePointer) -> String? {
         guard nodeType(node) == .string, let copy = nodeAsString(node) else { return nil }
         defer { free(UnsafeMutableRawPointer(mutating: copy)) }
         return String(cString: copy)
     }
 
     /// The integer held by `node`, or nil when it holds something else.
-    static func integer(_ node: OpaquePointer) -> Int64? {
+    public static func integer(_ node: OpaquePointer) -> Int64? {
         guard nodeType(node) == .integer, let copy = nodeAsInt(node) else { return nil }
         defer { free(UnsafeMutableRawPointer(mutating: copy)) }
         return copy.pointee
     }
 
     /// The floating-point number held by `node`, or nil when it holds something else.
-    static func double(_ node: OpaquePointer) -> Double? {
+    public static func double(_ node: OpaquePointer) -> Double? {
         guard nodeType(node) == .floatingPoint, let copy = nodeAsDouble(node) else { return nil }
         defer { free(UnsafeMutableRawPointer(mutating: copy)) }
         return copy.pointee
     }
 
     /// The boolean held by `node`, or nil when it holds something else.
-    static func bool(_ node: OpaquePointer) -> Bool? {
+    public static func bool(_ node: OpaquePointer) -> Bool? {
         guard nodeType(node) == .boolean, let copy = nodeAsBool(node) else { return nil }
         defer { free(UnsafeMutableRawPointer(mutating: copy)) }
         return copy.pointee
     }
 
     /// The table `node` is, or nil when it is something else.
-    static func table(_ node: OpaquePointer) -> OpaquePointer? {
+    public static func table(_ node: OpaquePointer) -> OpaquePointer? {
         guard nodeType(node) == .table else { return nil }
         return nodeAsTable(node)
     }
 
     /// The elements of the array `node` is, or nil when it is something else.
-    static func elements(_ node: OpaquePointer) -> [OpaquePointer]? {
+    public static func elements(_ node: OpaquePointer) -> [OpaquePointer]? {
         guard nodeType(node) == .array, let array = nodeAsArray(node) else { return nil }
         return (0..<arraySize(array)).map { arrayGetNode(array, Int64($0)) }
     }
 
     /// What kind of value `node` holds, as TOMLKit names it ("integer", "floating-point number", …).
-    static func typeName(_ node: OpaquePointer) -> String {
+    public static func typeName(_ node: OpaquePointer) -> String {
         switch nodeType(node) {
         case .table: return "table"
         case .array: return "array"
@@ -107,9 +107,9 @@ final class TOMLDocument {
 }
 
 /// A TOML syntax error: the parser's message and the line it points at.
-struct TOMLSyntaxError: Error, CustomStringConvertible {
+public struct TOMLSyntaxError: Error, CustomStringConvertible {
     /// The parser's message.
-    let description: String
+    public let description: String
     /// The line of the error (1-based).
-    let line: Int
+    public let line: Int
 }

@@ -10,11 +10,11 @@
 /// The guard scans the text like a TOML lexer does — strings (basic, literal, multi-line),
 /// comments and the brackets of array and inline-table values — so it looks only at real table
 /// headers (a `[` that starts a line outside any value), and leaves every other check to toml++.
-enum TOMLHeaderGuard {
+public enum TOMLHeaderGuard {
     /// A header's first key character that toml++ would assert on, with its 1-based line.
-    struct Fault: Equatable {
+    public struct Fault: Equatable {
         /// The line of the header (or of the array value).
-        let line: Int
+        public let line: Int
         /// The character after the brackets (or where an array value should start).
         let character: Character
         /// True for an array value that starts with `}` (`a = [}]`), which trips toml++'s
@@ -22,7 +22,7 @@ enum TOMLHeaderGuard {
         var inArray = false
 
         /// What a person reads in the error.
-        var problem: String {
+        public var problem: String {
             inArray
                 ? "an array value cannot start with \(String(reflecting: character))"
                 : "a table header must start with a key (letters, digits, '_', '-' or a quoted key), not \(String(reflecting: character))"
@@ -31,7 +31,7 @@ enum TOMLHeaderGuard {
 
     /// The first header in `source` that does not start with a key, or array value that starts
     /// with `}`, or nil.
-    static func firstFault(in source: String) -> Fault? {
+    public static func firstFault(in source: String) -> Fault? {
         let bytes = Array(source.utf8)
         // toml++ skips a UTF-8 byte order mark: the line after it still starts there.
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0

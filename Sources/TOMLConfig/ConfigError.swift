@@ -1,15 +1,24 @@
 /// A configuration mistake, located so a person can fix it: `file:line: key: what is wrong`.
-struct ConfigError: Error, CustomStringConvertible, Equatable {
+public struct ConfigError: Error, CustomStringConvertible, Equatable {
     /// The configuration file's path.
-    let file: String
+    public let file: String
     /// The 1-based line of the offending key or table (0 when the file could not be read at all).
-    let line: Int
+    public let line: Int
     /// The dotted key path, e.g. `channel.main.speed` or `message[2].calendar` ("" for the file).
-    let key: String
+    public let key: String
     /// What is wrong and, where it helps, what would be right.
-    let problem: String
+    public let problem: String
 
-    var description: String {
+    /// An error at `line` of `file` about `key` (line 0: none; key "": the file itself).
+    public init(file: String, line: Int, key: String, problem: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.problem = problem
+    }
+
+    /// `file:line: key: problem`, leaving out what is unknown.
+    public var description: String {
         switch (line, key.isEmpty) {
         case (0, true): return "\(file): \(problem)"
         case (0, false): return "\(file): \(key): \(problem)"

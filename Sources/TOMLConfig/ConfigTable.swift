@@ -1,18 +1,18 @@
 
 /// A typed, strict view of one TOML table: every read names its key path, every wrong type or
 /// unknown key becomes a `ConfigError` with file, line and key, so typos never pass silently.
-struct ConfigTable {
+public struct ConfigTable {
     /// The file the table came from (for errors).
-    let file: String
+    public let file: String
     /// The table's dotted path, e.g. `channel.main` or `message[2]` ("" for the document).
-    let path: String
+    public let path: String
 
     private let document: TOMLDocument
     private let table: OpaquePointer
     private let locator: TOMLKeyLocator
 
     /// The root table of `document`, read from `file`, whose lines `locator` knows.
-    init(_ document: TOMLDocument, file: String, locator: TOMLKeyLocator) {
+    public init(_ document: TOMLDocument, file: String, locator: TOMLKeyLocator) {
         self.init(document, table: document.root, file: file, path: "", locator: locator)
     }
 
@@ -25,35 +25,35 @@ struct ConfigTable {
     }
 
     /// The keys present in this table.
-    var keys: [String] { TOMLDocument.keys(of: table) }
+    public var keys: [String] { TOMLDocument.keys(of: table) }
 
     /// The full dotted path of `key` in this table.
-    func keyPath(_ key: String) -> String {
+    public func keyPath(_ key: String) -> String {
         path.isEmpty ? key : "\(path).\(key)"
     }
 
     /// An error about `key` of this table (or about the table itself when `key` is nil).
-    func error(_ key: String?, _ problem: String) -> ConfigError {
+    public func error(_ key: String?, _ problem: String) -> ConfigError {
         let full = key.map(keyPath) ?? path
         return ConfigError(file: file, line: locator.line(of: full), key: full, problem: problem)
     }
 
     /// Fails on the first key that is not in `known`, suggesting the known ones.
-    func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
+    public func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
         for key in keys.sorted() where !known.contains(key) {
             throw error(key, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))")
         }
     }
 
     /// A string value, or nil when the key is absent.
-    func string(_ key: String) throws(ConfigError) -> String? {
+    public func string(_ key: String) throws(ConfigError) -> String? {
         guard let value = TOMLDocument.node(key, in: table) else { return nil }
         guard let string = TOMLDocument.string(value) else { throw typeError(key, "a string", value) }
         return string
     }
 
     /// An integer value, or nil when the key is absent.
-    func int(_ key: String) throws(ConfigError) -> Int? {
+    public func int(_ key: String) throws(ConfigError) -> Int? {
         guard let value = TOMLDocument.node(key, in: table) else { return nil }
         guard let number = TOMLDocument.integer(value).flatMap({ Int(exactly: $0) }) else {
             throw typeError(key, "an integer", value)
@@ -62,7 +62,7 @@ struct ConfigTable {
     }
 
     /// A floating-point value (an integer is accepted too), or nil when the key is absent.
-    func double(_ key: String) throws(ConfigError) -> Double? {
+    public func double(_ key: String) throws(ConfigError) -> Double? {
         guard let value = TOMLDocument.node(key, in: table) else { return nil }
         if let number = TOMLDocument.double(value) { return number }
         if let number = TOMLDocument.integer(value) { return Double(number) }
@@ -70,14 +70,14 @@ struct ConfigTable {
     }
 
     /// A boolean value, or nil when the key is absent.
-    func bool(_ key: String) throws(ConfigError) -> Bool? {
+    public func bool(_ key: String) throws(ConfigError) -> Bool? {
         guard let value = TOMLDocument.node(key, in: table) else { return nil }
         guard let flag = TOMLDocument.bool(value) else { throw typeError(key, "true or false", value) }
         return flag
     }
 
     /// A string value turned into `T` by `parse`; a parse failure names this key and line.
-    func parsed<T>(_ key: String, as what: String, _ parse: (String) throws -> T) throws(ConfigError) -> T? {
+    public func parsed<T>(_ key: String, as what: String, _ parse: (String) throws -> T) throws(ConfigError) -> T? {
         guard let text = try string(key) else { return nil }
         do {
             return try parse(text)
@@ -87,14 +87,14 @@ struct ConfigTable {
     }
 
     /// A sub-table, or nil when the key is absent.
-    func table(_ key: String) throws(ConfigError) -> ConfigTable? {
+    public func table(_ key: String) throws(ConfigError) -> ConfigTable? {
         guard let value = TOMLDocument.node(key, in: table) else { return nil }
         guard let child = TOMLDocument.table(value) else { throw typeError(key, "a table", value) }
         return ConfigTable(document, table: child, file: file, path: keyPath(key), locator: locator)
     }
 
     /// An array of tables (`[[key]]`), empty when the key is absent.
-    func tables(_ key: String) throws(ConfigError) -> [ConfigTable] {
+    public func tables(_ key: String) throws(ConfigError) -> [ConfigTable] {
         guard let value = TOMLDocument.node(key, in: table) else { return [] }
         guard let array = TOMLDocument.elements(value) else { throw typeError(key, "an array of tables", value) }
         var result: [ConfigTable] = []

@@ -5,11 +5,11 @@
 /// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
 /// which covers how tickerd's configuration is written; for anything else it falls back to the
 /// line of the enclosing table, and to 0 when even that is unknown.
-struct TOMLKeyLocator {
+public struct TOMLKeyLocator {
     private var lines: [String: Int] = [:]
 
     /// Indexes every table header and key of `source`.
-    init(source: String) {
+    public init(source: String) {
         var table: [String] = []
         var arrayCounts: [String: Int] = [:]
         // toml++ skips a UTF-8 byte order mark (editors on Windows write one); so must the locator.
@@ -54,7 +54,7 @@ struct TOMLKeyLocator {
     }
 
     /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
-    func line(of path: String) -> Int {
+    public func line(of path: String) -> Int {
         var candidate = Substring(path)
         while true {
             if let number = lines[String(candidate)] { return number }

@@ -1,0 +1,31 @@
+import TOMLConfig
+import TickerSources
+
+/// `sources.toml`. Properties: reading never traps; a refused file's error names the file, a line
+/// within it (0 only when TOML itself could not place the fault), and a line of 1 or more when a
+/// key is at fault; an accepted file has unique source names whose templates render.
+enum SourcesConfigTarget {
+    static let file = "/etc/tickerd/sources.toml"
+
+    static func run(_ input: FuzzInput) {
+        guard input.bytes.count <= 8192, let source = String(validating: input.bytes, as: UTF8.self) else { return }
+        let config: SourcesConfig
+        do {
+            config = try SourcesConfigLoader().parse(source, file: file)
+        } catch {
+            let lines = input.bytes.count { $0 == 0x0A } + 1
+            require(error.file == file, "error names file '\(error.file)': \(error)")
+            require((0...lines + 1).contains(error.line), "error names line \(error.line) of \(lines): \(error)")
+            require(error.key.isEmpty || error.line >= 1, "error names key '\(error.key)' without a line: \(error)")
+            require(error.description.hasPrefix(file), "error does not start with the file: \(error)")
+            return
+        }
+        let names = config.entries.map(\.binding.name)
+        require(Set(names).count == names.count, "source names repeat: \(names)")
+        require(config.timing.lease >= 1_000_000, "lease below a second: \(config.timing.lease)")
+        for entry in config.entries {
+            _ = entry.binding.template.render([:])
+            require(entry.binding.messageID(of: "key").hasPrefix("src/\(entry.binding.name)/"), "id of \(entry.binding.name)")
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// A message as a source wants it shown now (what the lease manager keeps tickerd in line with).
+public struct DesiredMessage: Hashable, Sendable {
+    /// Its channel.
+    public var channel: String
+    /// Its text (already rendered; never empty).
+    public var text: String
+    /// Its priority.
+    public var priority: Int32
+    /// Whether it switches in at once.
+    public var urgent: Bool
+    /// The URI it opens when activated.
+    public var link: String?
+    /// When it ends by itself (microseconds since the Unix epoch), if it does.
+    public var expires: Int64?
+
+    /// Whether tickerd's copy `held` shows the same (ignoring when each ends).
+    func looksLike(_ held: DesiredMessage) -> Bool {
+        channel == held.channel && text == held.text && priority == held.priority && urgent == held.urgent
+            && (link ?? "") == (held.link ?? "")
+    }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import DBus
+import Glibc
+
+/// `tickerctl activate`: a click on the ticker. Opens the link of the message under a column
+/// with `xdg-open` and tells the daemon (`Activate`), whose `Activated` signal lets the message's
+/// source act on it (a notification's default action).
+struct ActivateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activate",
+        abstract: "Open the link of the message under a column (xdg-open) and activate it."
+    )
+
+    @OptionGroup var connection: BusOptions
+
+    /// The channel.
+    @Option(help: "The channel.")
+    var channel: String = TickerAPI.defaultChannel
+
+    /// The frame's width.
+    @Option(help: "The width the panel shows, in cells (default: the channel's Columns).")
+    var columns: UInt32?
+
+    /// The column clicked.
+    @Option(help: "The column clicked, from 0 (default: the middle).")
+    var column: UInt32?
+
+    /// Print instead of opening.
+    @Flag(help: "Print the message id and link instead of opening the link.")
+    var print = false
+
+    func run() throws {
+        try FailureReporting.run {
+            let client = try DaemonClient(connection.bus)
+            let path = try client.channelPath(channel)
+            var width = columns
+            if width == nil {
+                let reply = try client.call(
+                    "Get", interface: TickerAPI.propertiesInterface, path: path,
+                    arguments: [.string(TickerAPI.channelInterface), .string("Columns")])
+                width = reply.first?.unwrappingVariant.uint32Value
+            }
+            let frameWidth = max(1, width ?? 80)
+            let reply = try client.call(
+                "MessageAt", interface: TickerAPI.channelInterface, path: path,
+                arguments: [.uint32(frameWidth), .uint32(column ?? frameWidth / 2), .int64(0)])
+            guard reply.count == 2, let id = reply[0].stringValue, let link = reply[1].stringValue else {
+                throw ClientFailure.unexpectedReply("MessageAt answered \(reply.map(\.type.signature))")
+            }
+            guard !id.isEmpty else { throw ClientFailure.usage(UsageError("no message under column \(column ?? frameWidth / 2)")) }
+            if print {
+                Swift.print(link.isEmpty ? id : "\(id) \(link)")
+            } else if !link.isEmpty {
+                try Self.open(link)
+            }
+            _ = try client.call("Activate", interface: TickerAPI.channelInterface, path: path, arguments: [.string(id)])
+        }
+    }
+
+    /// Starts `xdg-open link` and waits for it (it hands the link over and exits).
+    static func open(_ link: String) throws(ClientFailure) {
+        var pid: pid_t = 0
+        let arguments = ["xdg-open", link]
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let result = posix_spawnp(&pid, "xdg-open", nil, nil, &argv, environ)
+        guard result == 0 else {
+            throw .usage(UsageError("cannot run xdg-open (install xdg-utils): \(String(cString: strerror(result)))"))
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard status == 0 else { throw .usage(UsageError("xdg-open \(link) failed (wait status \(status))")) }
+    }
+}

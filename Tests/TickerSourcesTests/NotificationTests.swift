@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The notification server against real clients: notify-send (libnotify) and gdbus.
+@Suite(.serialized) struct NotificationTests {
+    static let config = """
+        [[source]]
+        name = "notes"
+        type = "notifications"
+        channel = "alerts"
+        template = "{app}: {summary} / {body}"
+        default_ttl = "3s"
+        """
+
+    /// Waits until tickerd-sources owns org.freedesktop.Notifications on the fixture's bus.
+    static func waitForServer(_ fixture: SourcesFixture) throws {
+        let owned = try fixture.wait {
+            try ChildProcess.run("busctl", ["--address=\(fixture.address)", "status", "org.freedesktop.Notifications"]).status == 0
+        }
+        #expect(owned, "\(fixture.log)")
+    }
+
+    func notifySend(_ fixture: SourcesFixture, _ arguments: [String]) throws -> String {
+        try fixture.ok("notify-send", arguments).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func notificationsBecomeMessagesWithTheirTimeoutUrgencyAndReplacement() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+
+        // Markup is stripped, entities decoded, whitespace made single.
+        let id = try notifySend(fixture, ["-p", "-a", "Mail", "New <b>mail</b>", "from Ann &amp; Bob\n<i>see</i> inbox"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Mail: New mail / from Ann & Bob see inbox"] })
+        let posted = try #require(try fixture.messages(of: "notes").first)
+        #expect(posted.id == "src/notes/\(id)" && posted.channel == "alerts" && !posted.urgent)
+        // Timeout -1 (notify-send's default): the configured 3 s.
+        let now = Int64(Date().timeIntervalSince1970 * 1e6)
+        #expect(try #require(posted.end) <= now + 3_000_000)
+
+        // replaces_id updates in place.
+        _ = try notifySend(fixture, ["-r", id, "-a", "Mail", "Two new mails", "Ann, Bob"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Mail: Two new mails / Ann, Bob"] })
+        #expect(try fixture.messages(of: "notes").map(\.id) == ["src/notes/\(id)"])
+
+        // Critical is urgent; an explicit 600 ms timeout ends it by itself.
+        _ = try notifySend(fixture, ["-u", "critical", "-t", "600", "-a", "Power", "Battery low", "5%"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").contains { $0.text == "Power: Battery low / 5%" && $0.urgent } })
+        #expect(try fixture.wait(.seconds(3)) { try !fixture.messages(of: "notes").contains { $0.text.hasPrefix("Power") } })
+        // And the default timeout ends the first one.
+        #expect(try fixture.wait(.seconds(5)) { try fixture.messages(of: "notes").isEmpty })
+    }
+
+    @Test func gdbusSeesTheSpecMethodsAndSignals() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        let gdbus = ["call", "--address", fixture.address, "--dest", "org.freedesktop.Notifications",
+                     "--object-path", "/org/freedesktop/Notifications", "--method"]
+        let capabilities = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
+        #expect(capabilities.contains("'body'") && capabilities.contains("'actions'"))
+        let information = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetServerInformation"])
+        #expect(information.contains("'tickerd-sources'") && information.contains("'1.2'"))
+
+        let monitor = try ChildProcess("dbus-monitor", [
+            "--address", fixture.address, "type='signal',interface='org.freedesktop.Notifications'",
+        ])
+        defer { monitor.kill() }
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("NameAcquired") })
+        let reply = try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "gdbus", "0", "", "Build finished", "all green",
+            "['default', 'Open']", "{'urgency': <byte 2>}", "0",
+        ])
+        let id = try #require(reply.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["gdbus: Build finished / all green"] })
+        #expect(try fixture.messages(of: "notes").first?.urgent == true)
+
+        // A click on the message invokes the default action and closes it (reason 2).
+        try fixture.ok("busctl", ["--address=\(fixture.address)", "call", "io.github.tickerd.Ticker1",
+                                  "/io/github/tickerd/Ticker1/channel/alerts", "io.github.tickerd.Ticker1.Channel",
+                                  "Activate", "s", "src/notes/\(id)"])
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("member=ActionInvoked") && $0.contains("string \"default\"") })
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("member=NotificationClosed") })
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
+
+        // CloseNotification ends a notification that never expires (timeout 0) with reason 3.
+        let second = try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "gdbus", "0", "", "Pinned", "", "[]", "{}", "0",
+        ])
+        let secondID = try #require(second.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 1 })
+        try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.CloseNotification", secondID])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("uint32 \(secondID)\n   uint32 3") })
+
+        // A malformed hint is logged, naming the source and what was wrong; the notification shows.
+        try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "odd", "0", "", "Odd hint", "", "['default']",
+            "{'urgency': <'very'>}", "int32 -1",
+        ])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["odd: Odd hint / "] })
+        #expect(fixture.log.contains("source=notes") && fixture.log.contains("hint 'urgency' is s, not a byte"), "\(fixture.log)")
+        #expect(fixture.log.contains("the odd last one is ignored"))
+        #expect(fixture.service?.hasExited == false)
+    }
+
+    @Test func anotherServerKeepsTheNameAndThisSourceStaysIdle() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        let directory = try TemporaryDirectory(prefix: "second-sources")
+        try """
+            [[source]]
+            name = "other"
+            type = "notifications"
+            template = "{summary}"
+
+            [[source]]
+            name = "still"
+            type = "command"
+            command = "echo still here"
+            interval = "1s"
+            template = "{output}"
+            """.write(toFile: directory.file("sources.toml"), atomically: true, encoding: .utf8)
+        let second = try ChildProcess(TickerdProcess.binary("tickerd-sources"), [
+            "--bus", fixture.address, "--config", directory.file("sources.toml"),
+        ])
+        defer { second.kill(SIGKILL) }
+        #expect(second.waitForError(timeout: .seconds(10)) { $0.contains("owns org.freedesktop.Notifications; this source stays idle") })
+        // Its other sources run; the notification goes to the first server only.
+        #expect(try fixture.wait { try fixture.messages(of: "still").map(\.text) == ["still here"] })
+        _ = try notifySend(fixture, ["-a", "Chat", "Hi", "there"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Chat: Hi / there"] })
+        #expect(try fixture.messages(of: "other").isEmpty)
+    }
+}

@@ -1,0 +1,65 @@
+import Testing
+import TOMLConfig
+import TickerSources
+
+/// sources.toml: every mistake names the file, the line and the key.
+@Suite struct SourcesConfigTests {
+    static let file = "/etc/tickerd/sources.toml"
+
+    func error(_ text: String) -> ConfigError? {
+        do {
+            _ = try SourcesConfigLoader().parse(text, file: Self.file)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func readsACommandSource() throws {
+        let config = try SourcesConfigLoader().parse("""
+            lease = "12s"
+
+            [[source]]
+            name = "load"
+            type = "command"
+            channel = "status"
+            priority = 3
+            command = "cat /proc/loadavg"
+            interval = "5s"
+            template = "load {output}"
+            url = "https://example.org/load"
+            """, file: Self.file)
+        #expect(config.timing.lease == 12_000_000)
+        let entry = try #require(config.entries.first)
+        #expect(entry.binding.name == "load" && entry.binding.channel == "status" && entry.binding.priority == 3)
+        #expect(entry.binding.template.render(["output": "0.5"]) == "load 0.5")
+        #expect(!entry.needsNetwork)
+    }
+
+    @Test func mistakesNameFileLineAndKey() {
+        let header = "[[source]]\nname = \"c\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\n"
+        let cases: [(String, Int, String, String)] = [
+            (header + "template = \"{output\"", 6, "source[0].template", "never closed"),
+            (header + "template = \"{artist}\"", 6, "source[0].template", "unknown field '{artist}'"),
+            (header + "template = \"{output}\"\ncolour = 1", 7, "source[0].colour", "unknown key"),
+            (header + "template = \"x\"\nurl = \"not a link\"", 7, "source[0].url", "absolute URI"),
+            (header + "template = \"x\"\nchannel = \"no-dash\"", 7, "source[0].channel", "channel names"),
+            ("[[source]]\nname = \"c\"\ntype = \"radio\"\ntemplate = \"x\"", 3, "source[0].type", "unknown source type"),
+            ("lease = \"soon\"", 1, "lease", "time span"),
+            (header + "template = \"x\"\n" + header + "template = \"y\"", 8, "source[1].name", "used by an earlier source"),
+            ("[[source]]\nname = \"c\"\ntype = \"command\"\ninterval = \"1s\"\ntemplate = \"x\"", 1, "source[0].command", "missing"),
+        ]
+        for (text, line, key, words) in cases {
+            let error = error(text)
+            #expect(error?.file == Self.file, "\(text)")
+            #expect(error?.line == line, "\(String(describing: error))")
+            #expect(error?.key == key, "\(String(describing: error))")
+            #expect(error?.problem.contains(words) == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func syntaxErrorsHaveALine() {
+        let error = error("lease = \"1s\"\n[[source]\n")
+        #expect(error?.line == 2)
+    }
+}
