@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "TickerSources",
             dependencies: [
-                "DBus", "TOMLConfig", "TickerModel",
+                "DBus", "TOMLConfig", "TickerModel", "Calendars", "Feeds", "SourceFetch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
