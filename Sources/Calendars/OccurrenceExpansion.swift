@@ -70,7 +70,7 @@ struct OccurrenceExpansion {
             return []
         }
         let dtstart = resolved(icalproperty_get_dtstart(startProperty), of: startProperty)
-        guard icaltime_is_null_time(dtstart) == 0, icaltime_is_valid_time(dtstart) != 0 else {
+        guard icaltime_is_null_time(dtstart) == 0, Self.isValid(dtstart) else {
             warnings.append("VEVENT \(describe(master)): DTSTART is not a valid time, skipped")
             return []
         }
@@ -140,6 +140,13 @@ struct OccurrenceExpansion {
     /// `lookBehind` before the window are skipped over where libical allows (rules without COUNT).
     private mutating func ruleStarts(_ rule: icalrecurrencetype, from dtstart: icaltimetype, lookBehind: Instant,
                                      in master: OpaquePointer) -> [icaltimetype] {
+        // Every start of a rule is at or after DTSTART and, with UNTIL, not after UNTIL: a rule
+        // that cannot reach the window is not walked (libical may search far for its first start).
+        let first = instant(of: dtstart)
+        if first >= window.upperBound { return [] }
+        if icaltime_is_null_time(rule.until) == 0 {
+            guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
+        }
         guard let iterator = icalrecur_iterator_new(rule, dtstart) else {
             warnings.append("VEVENT \(describe(master)): RRULE not usable by libical, ignored")
             cical_clear_errno()
@@ -226,7 +233,10 @@ struct OccurrenceExpansion {
             return nil
         }
         let start = resolved(icalproperty_get_dtstart(property), of: property)
-        guard icaltime_is_null_time(start) == 0, icaltime_is_valid_time(start) != 0 else { return nil }
+        guard icaltime_is_null_time(start) == 0, Self.isValid(start) else {
+            warnings.append("VEVENT \(describe(component)): DTSTART is not a valid time, skipped")
+            return nil
+        }
         return make(Fields(component, uid: uid(of: component)), start: start, length: length(of: component, from: start),
                     end: nil, recurrenceID: recurrenceID)
     }
@@ -251,6 +261,15 @@ struct OccurrenceExpansion {
     }
 
     // MARK: - Times
+
+    /// Whether every field of `value` is within its calendar range (libical accepts a month 19,
+    /// and its rule iterator then runs off).
+    static func isValid(_ value: icaltimetype) -> Bool {
+        guard (1...9999).contains(value.year), (1...12).contains(value.month), value.day >= 1,
+              value.day <= icaltime_days_in_month(value.month, value.year) else { return false }
+        return value.is_date != 0 || ((0...23).contains(value.hour) && (0...59).contains(value.minute)
+            && (0...60).contains(value.second))
+    }
 
     /// `value` of `property` with the zone its TZID names (from the calendar's VTIMEZONEs, else
     /// libical's built-in zones); a value in UTC or already zoned is returned as it is.

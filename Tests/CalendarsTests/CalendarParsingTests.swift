@@ -56,4 +56,18 @@ import Testing
         #expect(found[0].url == "https://example.org/johnny")
         #expect(found[0].summary == "Johnny's birthday")
     }
+
+    /// Found by the `ics` fuzz target: libical takes a month 19, and its iterator searched far
+    /// from a DTSTART after UNTIL; both now end at once (Fuzz/corpus/ics/regress-*).
+    @Test func anInvalidOrUnreachableStartEndsAtOnce() throws {
+        let month19 = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:m", "DTSTART:20251918T090000Z", "RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z", "END:VEVENT"))
+        var warnings: [String] = []
+        #expect(month19.occurrences(in: Self.year2028, timeZone: "UTC", warnings: &warnings).isEmpty)
+        #expect(warnings.contains { $0.contains("'m'") && $0.contains("not a valid time") }, "\(warnings)")
+        let far = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:f", "DTSTART;TZID=America/New_York:40500210T013000",
+            "RRULE:FREQ=WEEKLY;BYDAY=SU;UNTIL=20261231T000000Z", "END:VEVENT"))
+        #expect(far.occurrences(in: Self.year2028, timeZone: "UTC").isEmpty)
+    }
 }

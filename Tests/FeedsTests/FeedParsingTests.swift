@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import Feeds
 
 /// Bad documents get an error that says what is wrong; dates in the formats feeds use.
@@ -20,6 +21,15 @@ import Testing
         } catch {
             #expect(error.message.contains(expected), "\(error.message)")
         }
+    }
+
+    /// Found by the `feed` fuzz target: FoundationXML's XMLParser traps on these, so they are
+    /// refused before it sees them (Fuzz/corpus/feed/regress-*).
+    @Test(arguments: ["regress-invalid-utf8-name.xml", "regress-entity-non-ascii.xml"])
+    func documentsXMLParserTrapsOnAreErrors(file: String) throws {
+        let path = PythonVenv.repositoryRoot + "/Fuzz/corpus/feed/" + file
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: FeedParseError.self) { try Feed(parsing: data) }
     }
 
     @Test func deepNestingIsAnErrorNotACrash() {
