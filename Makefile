@@ -43,12 +43,21 @@ CONFIG ?= debug
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
 # stand-in bus owner, strace for the syscall filter test, libxml2 for FoundationXML, python3 for
 # the width-table generator check and the journal collector. The sources tests: mpv with Debian's
-# mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate).
+# mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate),
+# libical-dev for the calendar source, python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES)
+# and libcurl4 for FoundationNetworking (feeds and calendar URLs).
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
                 strace libxml2 python3 \
-                mpv mpv-mpris libnotify-bin xdg-utils
+                mpv mpv-mpris libnotify-bin xdg-utils \
+                libical-dev python3-venv libcurl4
+
+# PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
+# independent implementations the calendar and feed parsers are compared with (feedparser has no
+# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util).
+PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0
+PYTHON_TEST_VENV := .build-pyenv
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
@@ -73,7 +82,7 @@ TIMELINE_JS    := contrib/js/timeline.js
 PLASMA_MAJOR   ?= 5
 
 .PHONY: plasmoid install-plasmoid test-plasma
-.PHONY: deb test-deb test-deb-if-changed all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke \
+.PHONY: deb test-deb test-deb-if-changed all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke python-test-deps \
         sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
@@ -125,9 +134,18 @@ soak: deps
 test: deps test-swift test-panels test-deb-if-changed fuzz-smoke
 	@$(MAKE) --no-print-directory sanitize SANITIZE_LEAKS=0
 
-test-swift:
+test-swift: python-test-deps
 	$(SWIFT) build --build-tests $(SWIFT_BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(SWIFT_BUILD_FLAGS)
+
+## python-test-deps: the test virtualenv (.build-pyenv) with PYTHON_TEST_PACKAGES from PyPI
+python-test-deps: $(PYTHON_TEST_VENV)/installed
+
+$(PYTHON_TEST_VENV)/installed: Makefile
+	@rm -rf $(PYTHON_TEST_VENV)
+	/usr/bin/python3 -m venv $(PYTHON_TEST_VENV)
+	$(PYTHON_TEST_VENV)/bin/pip install -q --disable-pip-version-check $(PYTHON_TEST_PACKAGES)
+	@touch $@
 
 ## fuzz: the parsers under libFuzzer for FUZZ_SECONDS each (docs/fuzzing.md)
 FUZZ_SECONDS ?= 300
@@ -152,11 +170,11 @@ SANITIZE_LEAKS ?= 1
 ASAN_ENV := ASAN_OPTIONS=detect_leaks=$(SANITIZE_LEAKS) LSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/lsan.supp:print_suppressions=0
 TSAN_ENV := TSAN_OPTIONS=suppressions=$(CURDIR)/sanitizers/tsan.supp
 
-sanitize-address: deps
+sanitize-address: deps python-test-deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 	$(ASAN_ENV) $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SWIFT_BUILD_FLAGS)
 
-sanitize-thread: deps
+sanitize-thread: deps python-test-deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 

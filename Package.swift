@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "TickerSources",
             dependencies: [
-                "DBus", "TOMLConfig", "TickerModel",
+                "DBus", "TOMLConfig", "TickerModel", "Calendars", "Feeds", "SourceFetch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -173,6 +173,38 @@ let package = Package(
         .testTarget(
             name: "TickerModelTests",
             dependencies: ["TickerModel", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+
+        // Calendar and feed sources (issue 21, items 3 and 4): libical for iCalendar, the parsers
+        // and their conditional-GET fetcher, each a library the sources service builds on.
+        .systemLibrary(
+            name: "CICal",
+            pkgConfig: "libical",
+            providers: [.apt(["libical-dev"])]
+        ),
+        .target(
+            name: "Calendars",
+            dependencies: ["CICal", "TickerModel"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "Feeds",
+            dependencies: ["TickerModel", "SourceFetch"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SourceFetch",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CalendarsTests",
+            dependencies: ["Calendars", "TestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "FeedsTests",
+            dependencies: ["Feeds", "SourceFetch", "TestSupport"],
             swiftSettings: strictSettings
         ),
     ]

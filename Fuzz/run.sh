@@ -14,7 +14,7 @@ BINARY=${1:?usage: Fuzz/run.sh BINARY [TARGET...]}
 shift
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then
-  TARGETS=(calendar timespan timestamp sanitizer tzif config state template sources)
+  TARGETS=(calendar timespan timestamp sanitizer tzif config state template sources ics feed)
 fi
 SECONDS_EACH=${FUZZ_SECONDS:-300}
 WORK=${FUZZ_WORK:-.build-fuzz/work}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make demo`: a private bus, tickerd with examples/demo.toml (scheduled messages, a counter
-# counting up, busy dots), tickerd-sources with a command source (the clock, every second), and
+# counting up, busy dots), tickerd-sources with a command source (the clock, every second) and a
+# calendar source (an all-day event every day), and
 # `tickerctl follow` in this terminal. Ctrl-C stops everything this
 # script started (by PID) and removes its temp folder.
 set -euo pipefail
@@ -66,6 +67,17 @@ command = "date +%H:%M:%S"
 interval = "1s"
 priority = 5
 template = "The time is {output}"
+TOML
+# And a calendar source: an all-day event every day, so it is on whenever the demo runs.
+printf 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//tickerd//demo//EN\r\nBEGIN:VEVENT\r\nUID:demo-day\r\nDTSTART;VALUE=DATE:%s\r\nRRULE:FREQ=DAILY\r\nSUMMARY:tickerd demo day\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' \
+    "$(date +%Y%m%d)" > "$work/demo.ics"
+cat >> "$work/sources.toml" <<TOML
+
+[[source]]
+name = "calendar"
+type = "calendar"
+file = "$work/demo.ics"
+template = "It's {summary}!"
 TOML
 "$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" 2> "$work/sources.log" &
 pids+=($!)

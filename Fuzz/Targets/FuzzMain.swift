@@ -16,6 +16,8 @@ let fuzzTargets: [String: @Sendable (FuzzInput) -> Void] = [
     "state": StateTarget.run,
     "template": TemplateTarget.run,
     "sources": SourcesConfigTarget.run,
+    "ics": ICSTarget.run,
+    "feed": FeedTarget.run,
 ]
 
 /// The target chosen by `FUZZ_TARGET`; set before the first input.

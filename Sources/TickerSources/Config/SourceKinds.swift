@@ -5,5 +5,7 @@ public enum SourceKinds {
         CommandSource.kind,
         NowPlayingSource.kind,
         NotificationServer.kind,
+        CalendarSource.kind,
+        FeedSource.kind,
     ]
 }

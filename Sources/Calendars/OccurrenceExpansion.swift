@@ -1,0 +1,356 @@
+import CICal
+import TickerModel
+
+/// Expands the VEVENTs of one VCALENDAR into occurrences in a window: DTSTART, RRULE and RDATE
+/// give the starts, EXDATE removes some, and VEVENTs with a RECURRENCE-ID replace the occurrence
+/// they name. Runs with `libicalLock` held (the caller takes it).
+struct OccurrenceExpansion {
+    /// The VCALENDAR (its VTIMEZONEs resolve TZIDs).
+    let calendar: OpaquePointer
+    /// Where floating times and all-day dates are placed.
+    let localZone: OpaquePointer
+    /// libical's UTC zone (no folds or gaps to correct).
+    let utc: OpaquePointer? = icaltimezone_get_utc_timezone()
+    /// The window occurrences must overlap.
+    let window: Range<Instant>
+    /// What was skipped and why.
+    private(set) var warnings: [String] = []
+
+    /// A rule's occurrences are walked at most this far: a rule that would produce more before
+    /// the window's end (COUNT=100000 since 1970) is cut there, with a warning. Rules without
+    /// COUNT start their walk just before the window, so only counted rules can reach it.
+    static let maximumSteps = 2_000
+
+    init(calendar: OpaquePointer, localZone: OpaquePointer, window: Range<Instant>) {
+        self.calendar = calendar
+        self.localZone = localZone
+        self.window = window
+    }
+
+    /// The occurrences overlapping the window, unsorted.
+    mutating func run() -> [CalendarOccurrence] {
+        var masters: [OpaquePointer] = []
+        var overrides: [String: [Instant: OpaquePointer]] = [:]
+        var event = icalcomponent_get_first_component(calendar, ICAL_VEVENT_COMPONENT)
+        while let component = event {
+            if let property = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) {
+                let original = resolved(icalproperty_get_recurrenceid(property), of: property)
+                if icaltime_is_null_time(original) == 0 {
+                    overrides[uid(of: component), default: [:]][instant(of: original)] = component
+                }
+            } else {
+                masters.append(component)
+            }
+            event = icalcomponent_get_next_component(calendar, ICAL_VEVENT_COMPONENT)
+        }
+        var result: [CalendarOccurrence] = []
+        var mastered = Set<String>()
+        for master in masters {
+            let id = uid(of: master)
+            mastered.insert(id)
+            result += expand(master, overrides: overrides[id] ?? [:])
+        }
+        // An override whose series is not in the file still happens.
+        for (id, byOriginal) in overrides where !mastered.contains(id) {
+            for (original, component) in byOriginal {
+                if let occurrence = single(component, recurrenceID: original), occurrence.overlaps(window) {
+                    result.append(occurrence)
+                }
+            }
+        }
+        return result
+    }
+
+    // MARK: - One series
+
+    /// The occurrences of the series `master` (with its overrides by original start) in the window.
+    private mutating func expand(_ master: OpaquePointer, overrides: [Instant: OpaquePointer]) -> [CalendarOccurrence] {
+        guard let startProperty = icalcomponent_get_first_property(master, ICAL_DTSTART_PROPERTY) else {
+            warnings.append("VEVENT \(describe(master)): no DTSTART, skipped")
+            return []
+        }
+        let dtstart = resolved(icalproperty_get_dtstart(startProperty), of: startProperty)
+        guard icaltime_is_null_time(dtstart) == 0, Self.isValid(dtstart) else {
+            warnings.append("VEVENT \(describe(master)): DTSTART is not a valid time, skipped")
+            return []
+        }
+        let length = self.length(of: master, from: dtstart)
+        let longest = max(length.seconds, Int64(length.days + 1) * 86_400) * 1_000_000
+        let fields = Fields(master, uid: uid(of: master))
+
+        // Starts: DTSTART, each RRULE's, each RDATE (which may carry its own end).
+        var starts: [(icaltimetype, end: Instant?)] = [(dtstart, nil)]
+        var rule = icalcomponent_get_first_property(master, ICAL_RRULE_PROPERTY)
+        while let property = rule {
+            starts += ruleStarts(icalproperty_get_rrule(property), from: dtstart, lookBehind: longest, in: master)
+                .map { ($0, nil) }
+            rule = icalcomponent_get_next_property(master, ICAL_RRULE_PROPERTY)
+        }
+        var rdate = icalcomponent_get_first_property(master, ICAL_RDATE_PROPERTY)
+        while let property = rdate {
+            let value = icalproperty_get_rdate(property)
+            if icaltime_is_null_time(value.time) == 0 {
+                starts.append((resolved(value.time, of: property), nil))
+            } else if icaltime_is_null_time(value.period.start) == 0 {
+                let start = resolved(value.period.start, of: property)
+                let end: Instant
+                if icaltime_is_null_time(value.period.end) == 0 {
+                    end = instant(of: resolved(value.period.end, of: property))
+                } else {
+                    end = instant(of: start) + Int64(icaldurationtype_as_int(value.period.duration)) * 1_000_000
+                }
+                starts.append((start, end))
+            }
+            rdate = icalcomponent_get_next_property(master, ICAL_RDATE_PROPERTY)
+        }
+
+        var excluded = Set<Instant>()
+        var exdate = icalcomponent_get_first_property(master, ICAL_EXDATE_PROPERTY)
+        while let property = exdate {
+            let value = resolved(icalproperty_get_exdate(property), of: property)
+            if icaltime_is_null_time(value) == 0 { excluded.insert(instant(of: value)) }
+            exdate = icalcomponent_get_next_property(master, ICAL_EXDATE_PROPERTY)
+        }
+
+        var seen = Set<Instant>()
+        var result: [CalendarOccurrence] = []
+        var unused = overrides
+        for (start, rdateEnd) in starts {
+            let original = instant(of: start)
+            guard !excluded.contains(original), seen.insert(original).inserted else { continue }
+            let occurrence: CalendarOccurrence?
+            if let replacement = unused.removeValue(forKey: original) {
+                occurrence = single(replacement, recurrenceID: original)
+            } else {
+                occurrence = make(fields, start: start, length: length, end: rdateEnd, recurrenceID: original)
+            }
+            if let occurrence, occurrence.overlaps(window) { result.append(occurrence) }
+        }
+        // An override still happens when the rule does not give its original start (or gives it
+        // outside the window the rules were walked in): it was moved, not dropped.
+        for (original, component) in unused {
+            if let occurrence = single(component, recurrenceID: original), occurrence.overlaps(window) {
+                result.append(occurrence)
+            }
+        }
+        return result
+    }
+
+    /// The starts `rule` gives from `dtstart` up to the window's end; starts more than
+    /// `lookBehind` before the window are skipped over where libical allows (rules without COUNT).
+    private mutating func ruleStarts(_ rule: icalrecurrencetype, from dtstart: icaltimetype, lookBehind: Instant,
+                                     in master: OpaquePointer) -> [icaltimetype] {
+        // Every start of a rule is at or after DTSTART and, with UNTIL, not after UNTIL: a rule
+        // that cannot reach the window is not walked (libical may search far for its first start).
+        let first = instant(of: dtstart)
+        if first >= window.upperBound { return [] }
+        if icaltime_is_null_time(rule.until) == 0 {
+            guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
+        }
+        guard let iterator = icalrecur_iterator_new(rule, dtstart) else {
+            warnings.append("VEVENT \(describe(master)): RRULE not usable by libical, ignored")
+            cical_clear_errno()
+            return []
+        }
+        defer { icalrecur_iterator_free(iterator) }
+        // Without COUNT, the walk may start just before the window (a daily rule from 1990
+        // need not be walked through 1990–2025); with COUNT every occurrence must be counted.
+        let skipTo = window.lowerBound - lookBehind
+        if rule.count == 0, instant(of: dtstart) < skipTo, dtstart.is_date == 0 {
+            let zone = dtstart.zone ?? localZone
+            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), 0, zone)
+            from.zone = zone
+            if icalrecur_iterator_set_start(iterator, from) == 0 { cical_clear_errno() }
+        }
+        var result: [icaltimetype] = []
+        var steps = 0
+        while true {
+            let next = icalrecur_iterator_next(iterator)
+            if icaltime_is_null_time(next) != 0 { break }
+            let at = instant(of: next)
+            if at >= window.upperBound { break }
+            if at + lookBehind >= window.lowerBound { result.append(next) }
+            steps += 1
+            if steps >= Self.maximumSteps {
+                warnings.append("VEVENT \(describe(master)): RRULE cut after \(Self.maximumSteps) occurrences")
+                break
+            }
+        }
+        return result
+    }
+
+    // MARK: - One occurrence
+
+    /// What an event says, read once per series.
+    private struct Fields {
+        let uid: String
+        let summary: String?
+        let location: String?
+        let description: String?
+        let url: String?
+
+        init(_ component: OpaquePointer, uid: String) {
+            self.uid = uid
+            summary = icalcomponent_get_summary(component).map { String(cString: $0) }
+            location = icalcomponent_get_location(component).map { String(cString: $0) }
+            description = icalcomponent_get_description(component).map { String(cString: $0) }
+            url = icalcomponent_get_first_property(component, ICAL_URL_PROPERTY)
+                .flatMap { icalproperty_get_url($0) }.map { String(cString: $0) }
+        }
+    }
+
+    /// An event's length: whole days for an all-day event, seconds otherwise.
+    private struct Length {
+        var days: Int32
+        var seconds: Int64
+    }
+
+    /// DTEND − DTSTART, or DURATION, or one day (all-day) / nothing (timed) when neither is given.
+    private mutating func length(of component: OpaquePointer, from dtstart: icaltimetype) -> Length {
+        if let property = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY) {
+            let dtend = resolved(icalproperty_get_dtend(property), of: property)
+            if icaltime_is_null_time(dtend) == 0 {
+                if dtstart.is_date != 0 {
+                    return Length(days: max(1, julianDay(dtend) - julianDay(dtstart)), seconds: 0)
+                }
+                return Length(days: 0, seconds: max(0, (instant(of: dtend) - instant(of: dtstart)) / 1_000_000))
+            }
+        }
+        if let property = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
+            let duration = icalproperty_get_duration(property)
+            if dtstart.is_date != 0 {
+                return Length(days: max(1, Int32(duration.days + duration.weeks * 7)), seconds: 0)
+            }
+            return Length(days: 0, seconds: max(0, Int64(icaldurationtype_as_int(duration))))
+        }
+        return dtstart.is_date != 0 ? Length(days: 1, seconds: 0) : Length(days: 0, seconds: 0)
+    }
+
+    /// An override (or an event alone) as one occurrence, nil without a usable DTSTART.
+    private mutating func single(_ component: OpaquePointer, recurrenceID: Instant) -> CalendarOccurrence? {
+        guard let property = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else {
+            warnings.append("VEVENT \(describe(component)): no DTSTART, skipped")
+            return nil
+        }
+        let start = resolved(icalproperty_get_dtstart(property), of: property)
+        guard icaltime_is_null_time(start) == 0, Self.isValid(start) else {
+            warnings.append("VEVENT \(describe(component)): DTSTART is not a valid time, skipped")
+            return nil
+        }
+        return make(Fields(component, uid: uid(of: component)), start: start, length: length(of: component, from: start),
+                    end: nil, recurrenceID: recurrenceID)
+    }
+
+    /// The occurrence starting at `start` and lasting `length` (or ending at `end`).
+    private func make(_ fields: Fields, start: icaltimetype, length: Length, end: Instant?,
+                      recurrenceID: Instant) -> CalendarOccurrence? {
+        let begin = instant(of: start)
+        var days: Range<CalendarDay>?
+        let finish: Instant
+        if start.is_date != 0 {
+            var last = start
+            icaltime_adjust(&last, length.days, 0, 0, 0)
+            days = day(of: start)..<day(of: last)
+            finish = end ?? instant(of: last)
+        } else {
+            finish = end ?? begin + length.seconds * 1_000_000
+        }
+        return CalendarOccurrence(uid: fields.uid, recurrenceID: recurrenceID, start: begin, end: max(begin, finish),
+                                  days: days, summary: fields.summary, location: fields.location,
+                                  description: fields.description, url: fields.url)
+    }
+
+    // MARK: - Times
+
+    /// Whether every field of `value` is within its calendar range (libical accepts a month 19,
+    /// and its rule iterator then runs off).
+    static func isValid(_ value: icaltimetype) -> Bool {
+        guard (1...9999).contains(value.year), (1...12).contains(value.month), value.day >= 1,
+              value.day <= icaltime_days_in_month(value.month, value.year) else { return false }
+        return value.is_date != 0 || ((0...23).contains(value.hour) && (0...59).contains(value.minute)
+            && (0...60).contains(value.second))
+    }
+
+    /// `value` of `property` with the zone its TZID names (from the calendar's VTIMEZONEs, else
+    /// libical's built-in zones); a value in UTC or already zoned is returned as it is.
+    private mutating func resolved(_ value: icaltimetype, of property: OpaquePointer) -> icaltimetype {
+        guard value.zone == nil, value.is_date == 0,
+              let parameter = icalproperty_get_first_parameter(property, ICAL_TZID_PARAMETER),
+              let tzid = icalparameter_get_tzid(parameter) else { return value }
+        var zoned = value
+        if let zone = icalcomponent_get_timezone(calendar, tzid) ?? icaltimezone_get_builtin_timezone(tzid) {
+            zoned.zone = zone
+        } else {
+            warnings.append("unknown TZID '\(String(cString: tzid))', taken as local time")
+        }
+        return zoned
+    }
+
+    /// The instant of `value`: in its zone, in the local zone when floating, and local midnight
+    /// for a date.
+    private func instant(of value: icaltimetype) -> Instant {
+        var wall = value
+        let zone: OpaquePointer
+        if value.is_date != 0 {
+            wall.is_date = 0
+            wall.hour = 0
+            wall.minute = 0
+            wall.second = 0
+            zone = localZone
+        } else if let own = value.zone {
+            zone = own
+        } else {
+            zone = localZone
+        }
+        return Instant(earliest(icaltime_as_timet_with_zone(wall, zone), of: wall, in: zone)) * 1_000_000
+    }
+
+    /// The instant RFC 5545 (3.3.5) means by `wall` in `zone`, given libical's answer `found`:
+    /// a wall time that happens twice (clocks go back) is the first of the two, and one that
+    /// does not happen (clocks go forward) is read with the UTC offset before the gap. libical
+    /// may return the second of two, or use the offset after the gap.
+    private func earliest(_ found: time_t, of wall: icaltimetype, in zone: OpaquePointer) -> time_t {
+        if zone == utc { return found }
+        func shows(_ instant: time_t) -> Bool {
+            let shown = icaltime_from_timet_with_zone(instant, 0, zone)
+            return shown.second == wall.second && shown.minute == wall.minute && shown.hour == wall.hour
+                && shown.day == wall.day && shown.month == wall.month && shown.year == wall.year
+        }
+        guard shows(found) else {
+            // In a gap: the offset before it is the smaller of the offsets around it.
+            func offset(_ instant: time_t) -> time_t {
+                icaltime_as_timet(icaltime_from_timet_with_zone(instant, 0, zone)) - instant
+            }
+            return icaltime_as_timet(wall) - min(offset(found - 21_600), offset(found + 21_600))
+        }
+        if shows(found - 7_200) { return found - 7_200 }
+        if shows(found - 3_600) { return found - 3_600 }
+        if shows(found - 1_800) { return found - 1_800 }
+        return found
+    }
+
+    /// The calendar day of a date value.
+    private func day(of value: icaltimetype) -> CalendarDay {
+        CalendarDay(year: Int(value.year), month: Int(value.month), day: Int(value.day))
+    }
+
+    /// A day count that differs by one between consecutive days (days since 1 January of year 0
+    /// in the proleptic Gregorian calendar, give or take a constant).
+    private func julianDay(_ value: icaltimetype) -> Int32 {
+        let before = Int32(value.year) - 1
+        let leaps = before / 4 - before / 100 + before / 400
+        return before * 365 + leaps + Int32(icaltime_day_of_year(value))
+    }
+
+    /// The component's UID, or "" without one.
+    private func uid(of component: OpaquePointer) -> String {
+        icalcomponent_get_uid(component).map { String(cString: $0) } ?? ""
+    }
+
+    /// "UID" or "SUMMARY" of a component, for warnings.
+    private func describe(_ component: OpaquePointer) -> String {
+        let id = uid(of: component)
+        if !id.isEmpty { return "'\(id)'" }
+        return "'\(icalcomponent_get_summary(component).map { String(cString: $0) } ?? "(no UID)")'"
+    }
+}

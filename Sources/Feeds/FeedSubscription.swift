@@ -1,0 +1,60 @@
+import Foundation
+import SourceFetch
+import TickerModel
+
+/// The state of one subscribed feed between fetches: the last good items, the validators for
+/// the next conditional GET, and when the feed was last read successfully.
+///
+/// A failed fetch or a document that does not parse changes nothing but the log: the last good
+/// items stay until `ttl` after the last success, so a broken or unreachable feed fades out
+/// rather than blinking away.
+public struct FeedSubscription: Sendable {
+    /// The feed's address (relative links resolve against it).
+    public let url: URL
+    /// How long items stay after the last successful fetch or 304.
+    public let ttl: Int64
+    /// The validators to send with the next request.
+    public private(set) var validators = HTTPValidators()
+    /// The items of the last document that parsed.
+    public private(set) var items: [FeedItem] = []
+    /// The feed's title in the last document that parsed ("" before one did).
+    public private(set) var title = ""
+    /// When the feed was last fetched and parsed, or answered 304; nil before the first success.
+    public private(set) var lastGood: Instant?
+
+    /// A subscription to `url` whose items stay `ttl` microseconds after the last success.
+    public init(url: URL, ttl: Int64) {
+        self.url = url
+        self.ttl = ttl
+    }
+
+    /// Takes in one fetch's result at `now`. Returns nil when all is well, else the reason
+    /// (the HTTP or transport error, or what was wrong with the document) for the log.
+    public mutating func record(_ result: Result<HTTPFetchOutcome, HTTPFetchError>, at now: Instant) -> String? {
+        switch result {
+        case .success(.notModified):
+            lastGood = now
+            return nil
+        case let .success(.modified(data, newValidators)):
+            do {
+                let feed = try Feed(parsing: data, baseURL: url)
+                items = feed.items
+                title = feed.title
+                validators = newValidators
+                lastGood = now
+                return nil
+            } catch {
+                return "\(url.absoluteString): \(error.message); keeping the last good items"
+            }
+        case let .failure(error):
+            return "\(error.message); keeping the last good items"
+        }
+    }
+
+    /// The newest `count` of the last good items while they are within `ttl` of the last
+    /// success at `now`, else none.
+    public func current(at now: Instant, count: Int) -> [FeedItem] {
+        guard let lastGood, now < lastGood + ttl else { return [] }
+        return Feed(format: .rss, title: "", items: items).newest(count)
+    }
+}

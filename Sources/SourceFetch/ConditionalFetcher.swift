@@ -1,0 +1,105 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a server said about a resource so that the next request can be conditional: its ETag
+/// and Last-Modified, sent back as If-None-Match and If-Modified-Since.
+public struct HTTPValidators: Sendable, Equatable {
+    /// The ETag header of the last full answer, or nil.
+    public var etag: String?
+    /// The Last-Modified header of the last full answer, or nil.
+    public var lastModified: String?
+
+    /// Validators with the given headers (none by default: an unconditional request).
+    public init(etag: String? = nil, lastModified: String? = nil) {
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// The answer to a conditional GET.
+public enum HTTPFetchOutcome: Sendable, Equatable {
+    /// 200: the body, and the validators for the next request.
+    case modified(Data, HTTPValidators)
+    /// 304: what was fetched before is still current.
+    case notModified
+}
+
+/// Why a fetch failed, in words a log line can carry after the source's name.
+public struct HTTPFetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong (the HTTP status, or the transport's error).
+    public let message: String
+
+    /// An error with `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// Fetches one http(s) URL with conditional GETs, through FoundationNetworking's URLSession
+/// (libcurl): no response cache of its own, so every call reaches the server and a 304 is
+/// reported as `.notModified`.
+public struct ConditionalFetcher: Sendable {
+    /// The resource.
+    public let url: URL
+    /// How long one request may take, in seconds.
+    public let timeout: Double
+    /// A larger body is an error (a feed or calendar this big is a mistake or an attack).
+    public let maximumBytes: Int
+
+    /// A fetcher for `url`; throws unless it is an http or https URL.
+    public init(url: URL, timeout: Double = 30, maximumBytes: Int = 8 << 20) throws(HTTPFetchError) {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw HTTPFetchError("not an http(s) URL: \(url.absoluteString)")
+        }
+        self.url = url
+        self.timeout = timeout
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The session all fetchers share: ephemeral, without a cache, one request per host at a time.
+    private static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieStorage = nil
+        configuration.httpMaximumConnectionsPerHost = 1
+        return URLSession(configuration: configuration)
+    }()
+
+    /// GETs the URL, conditional on `validators`; 200 gives `.modified`, 304 `.notModified`,
+    /// anything else (another status, a transport error, a body over `maximumBytes`) throws.
+    public func fetch(with validators: HTTPValidators) async throws(HTTPFetchError) -> HTTPFetchOutcome {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue("tickerd-sources", forHTTPHeaderField: "User-Agent")
+        if let etag = validators.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let date = validators.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await Self.session.data(for: request)
+        } catch {
+            throw HTTPFetchError("cannot fetch \(url.absoluteString): \((error as NSError).localizedDescription)")
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw HTTPFetchError("\(url.absoluteString): not an HTTP answer")
+        }
+        switch http.statusCode {
+        case 304:
+            return .notModified
+        case 200:
+            guard data.count <= maximumBytes else {
+                throw HTTPFetchError("\(url.absoluteString): body of \(data.count) bytes is over the limit of \(maximumBytes)")
+            }
+            return .modified(data, HTTPValidators(etag: http.value(forHTTPHeaderField: "ETag"),
+                                                  lastModified: http.value(forHTTPHeaderField: "Last-Modified")))
+        default:
+            throw HTTPFetchError("\(url.absoluteString): HTTP \(http.statusCode) "
+                + HTTPURLResponse.localizedString(forStatusCode: http.statusCode))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Calendars
+
+/// Occurrences over four years (2025–2028, so a 29 February falls in) agree with python's
+/// recurring-ical-events on the fixtures in Tests/Fixtures/calendars: DST changes in
+/// Europe/Berlin and America/New_York, VTIMEZONEs under Outlook's names, a yearly birthday on
+/// 29 February, RECURRENCE-ID overrides, EXDATE, RDATE (dates, times, periods), all-day events,
+/// COUNT and UNTIL.
+@Suite struct CalendarComparisonTests {
+    /// 2025-01-01T00:00:00Z ..< 2029-01-01T00:00:00Z, in seconds.
+    static let window = Int64(1_735_689_600)..<Int64(1_861_920_000)
+    static let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/calendars"
+
+    /// One occurrence as both sides report it.
+    struct Row: Hashable, CustomStringConvertible {
+        let file: String
+        let uid: String
+        let summary: String
+        let start: Int64
+        let end: Int64
+        let days: String?
+
+        var description: String {
+            "\(file) \(uid) '\(summary)' \(start)–\(end)" + (days.map { " [\($0)]" } ?? "")
+        }
+    }
+
+    static func files() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: fixtures).filter { $0.hasSuffix(".ics") }.sorted()
+    }
+
+    /// What recurring-ical-events finds, cut to the window by the same overlap rule.
+    static func reference(zone: String) throws -> Set<Row> {
+        let paths = try files().map { fixtures + "/" + $0 }
+        let output = try ChildProcess.run(
+            try PythonVenv.python(),
+            [fixtures + "/expand.py", zone, String(window.lowerBound), String(window.upperBound)] + paths,
+            timeout: .seconds(120))
+        #expect(output.status == 0, "expand.py failed: \(output.stderr)")
+        var rows = Set<Row>()
+        for line in output.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let start = try #require(object["start"] as? Int)
+            let end = try #require(object["end"] as? Int)
+            let overlaps = start == end ? window.contains(Int64(start))
+                : Int64(start) < window.upperBound && Int64(end) > window.lowerBound
+            guard overlaps else { continue }
+            let days = (object["firstDay"] as? String).map { "\($0)..<\(object["endDay"] as? String ?? "?")" }
+            rows.insert(Row(file: object["file"] as? String ?? "", uid: object["uid"] as? String ?? "",
+                            summary: object["summary"] as? String ?? "", start: Int64(start), end: Int64(end),
+                            days: days))
+        }
+        return rows
+    }
+
+    /// What the Calendars library finds.
+    static func ours(zone: String) throws -> Set<Row> {
+        var rows = Set<Row>()
+        for file in try files() {
+            let text = try String(contentsOfFile: fixtures + "/" + file, encoding: .utf8)
+            let calendar = try ICalendar(parsing: text)
+            #expect(calendar.warnings.isEmpty, "\(file): \(calendar.warnings)")
+            var warnings: [String] = []
+            let found = calendar.occurrences(in: window.lowerBound * 1_000_000..<window.upperBound * 1_000_000,
+                                             timeZone: zone, warnings: &warnings)
+            #expect(warnings.isEmpty, "\(file): \(warnings)")
+            for occurrence in found {
+                rows.insert(Row(file: file, uid: occurrence.uid, summary: occurrence.summary ?? "",
+                                start: occurrence.start / 1_000_000, end: occurrence.end / 1_000_000,
+                                days: occurrence.days.map { "\($0.lowerBound)..<\($0.upperBound)" }))
+            }
+        }
+        return rows
+    }
+
+    @Test(arguments: ["Europe/Berlin", "America/New_York"])
+    func occurrencesAgreeWithRecurringIcalEvents(zone: String) throws {
+        let reference = try Self.reference(zone: zone)
+        let ours = try Self.ours(zone: zone)
+        #expect(reference.count > 300, "the fixtures give \(reference.count) occurrences")
+        let missing = reference.subtracting(ours).sorted { $0.start < $1.start }
+        let extra = ours.subtracting(reference).sorted { $0.start < $1.start }
+        #expect(missing.isEmpty, "recurring-ical-events has, we lack:\n\(missing.map(\.description).joined(separator: "\n"))")
+        #expect(extra.isEmpty, "we have, recurring-ical-events lacks:\n\(extra.map(\.description).joined(separator: "\n"))")
+    }
+}

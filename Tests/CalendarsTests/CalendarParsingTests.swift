@@ -1,0 +1,73 @@
+import Testing
+@testable import Calendars
+
+/// Bad input gets an error or a warning that says what was wrong, and the rest is kept.
+@Suite struct CalendarParsingTests {
+    static func ics(_ lines: String...) -> String {
+        (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tickerd//tests//EN"] + lines + ["END:VCALENDAR", ""])
+            .joined(separator: "\r\n")
+    }
+
+    /// 2028-01-01T00:00:00Z ..< 2029-01-01T00:00:00Z in microseconds.
+    static let year2028 = Int64(1_830_297_600) * 1_000_000..<Int64(1_861_920_000) * 1_000_000
+
+    @Test(arguments: ["", "hello", "BEGIN:VEVENT\r\nEND:VEVENT\r\n", "\u{0}\u{1}BEGIN"])
+    func textWithoutACalendarIsAnError(text: String) {
+        #expect(throws: CalendarParseError.self) { try ICalendar(parsing: text) }
+    }
+
+    @Test func anEventWithoutDTSTARTIsSkippedWithAWarningAndTheOthersKept() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:broken", "SUMMARY:No start", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:fine", "DTSTART:20280301T100000Z", "SUMMARY:Fine", "END:VEVENT"))
+        var warnings: [String] = []
+        let found = calendar.occurrences(in: Self.year2028, timeZone: "UTC", warnings: &warnings)
+        #expect(found.map(\.uid) == ["fine"])
+        #expect(warnings.contains { $0.contains("'broken'") && $0.contains("DTSTART") }, "\(warnings)")
+    }
+
+    @Test func aLineLibicalCannotParseBecomesAWarning() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:x", "DTSTART:not-a-time", "END:VEVENT"))
+        #expect(!calendar.warnings.isEmpty)
+        #expect(calendar.occurrences(in: Self.year2028, timeZone: "UTC").isEmpty)
+    }
+
+    @Test func anUnknownTZIDIsReadAsLocalTimeWithAWarning() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:x", "DTSTART;TZID=Mars/Olympus:20280301T100000", "END:VEVENT"))
+        var warnings: [String] = []
+        let found = calendar.occurrences(in: Self.year2028, timeZone: "Europe/Berlin", warnings: &warnings)
+        // 10:00 in Berlin (CET, +01:00) is 09:00 UTC.
+        #expect(found.map { $0.start / 1_000_000 } == [1_835_514_000])
+        #expect(warnings.contains { $0.contains("Mars/Olympus") }, "\(warnings)")
+    }
+
+    @Test(arguments: [("Europe/Berlin", Int64(1_835_391_600)), ("America/New_York", Int64(1_835_413_200))])
+    func aBirthdayLastsItsWholeLocalDay(zone: String, midnight: Int64) throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:b", "DTSTART;VALUE=DATE:20000229", "RRULE:FREQ=YEARLY",
+            "SUMMARY:Johnny's birthday", "URL:https://example.org/johnny", "END:VEVENT"))
+        let found = calendar.occurrences(in: Self.year2028, timeZone: zone)
+        try #require(found.count == 1)
+        #expect(found[0].start / 1_000_000 == midnight)
+        #expect(found[0].end / 1_000_000 == midnight + 86_400)
+        #expect(found[0].days == CalendarDay(year: 2028, month: 2, day: 29)..<CalendarDay(year: 2028, month: 3, day: 1))
+        #expect(found[0].url == "https://example.org/johnny")
+        #expect(found[0].summary == "Johnny's birthday")
+    }
+
+    /// Found by the `ics` fuzz target: libical takes a month 19, and its iterator searched far
+    /// from a DTSTART after UNTIL; both now end at once (Fuzz/corpus/ics/regress-*).
+    @Test func anInvalidOrUnreachableStartEndsAtOnce() throws {
+        let month19 = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:m", "DTSTART:20251918T090000Z", "RRULE:FREQ=WEEKLY;UNTIL=20261231T230000Z", "END:VEVENT"))
+        var warnings: [String] = []
+        #expect(month19.occurrences(in: Self.year2028, timeZone: "UTC", warnings: &warnings).isEmpty)
+        #expect(warnings.contains { $0.contains("'m'") && $0.contains("not a valid time") }, "\(warnings)")
+        let far = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:f", "DTSTART;TZID=America/New_York:40500210T013000",
+            "RRULE:FREQ=WEEKLY;BYDAY=SU;UNTIL=20261231T000000Z", "END:VEVENT"))
+        #expect(far.occurrences(in: Self.year2028, timeZone: "UTC").isEmpty)
+    }
+}

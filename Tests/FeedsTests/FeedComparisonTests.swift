@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Feeds
+import SourceFetch
+
+/// The feeds in Tests/Fixtures/feeds, fetched from a local HTTP server, read the same by the
+/// Feeds library as by feedparser (RSS 2.0, Atom 1.0) and jsonfeed-util (JSON Feed 1.1): ids,
+/// plain-text titles (entities, CDATA, HTML in titles), links (relative ones resolved against
+/// xml:base and the feed's address), dates (RFC 822 with zone names, RFC 3339, missing ones),
+/// namespaced elements ignored or used (dc:date).
+@Suite struct FeedComparisonTests {
+    static let feeds = ["news-rss2.xml", "blog-atom.xml", "microblog.json"]
+
+    struct Row: Hashable, CustomStringConvertible {
+        let feed: String
+        let index: Int
+        let id: String?
+        let title: String
+        let link: String?
+        let date: Int64?
+        var description: String {
+            "\(feed)#\(index) id=\(id ?? "nil") title='\(title)' link=\(link ?? "nil") date=\(date.map(String.init) ?? "nil")"
+        }
+    }
+
+    @Test func itemsAgreeWithFeedparser() async throws {
+        let server = try FeedServer(serving: FeedServer.fixtures)
+        defer { server.stop() }
+        let urls = Self.feeds.map { server.url($0) }
+        let output = try ChildProcess.run(try PythonVenv.python(), [FeedServer.fixtures + "/parse.py"] + urls.map(\.absoluteString),
+                                          timeout: .seconds(120))
+        #expect(output.status == 0, "parse.py failed: \(output.stderr)")
+        #expect(!output.stderr.contains("bozo"), "feedparser found the fixtures malformed: \(output.stderr)")
+        var reference: [Row] = []
+        for line in output.stdout.split(separator: "\n") {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let url = try #require(object["url"] as? String)
+            reference.append(Row(feed: String(url.split(separator: "/").last ?? ""), index: try #require(object["index"] as? Int),
+                                 id: object["id"] as? String, title: object["title"] as? String ?? "",
+                                 link: object["link"] as? String, date: (object["date"] as? Int).map(Int64.init)))
+        }
+
+        var ours: [Row] = []
+        for url in urls {
+            let outcome = try await ConditionalFetcher(url: url).fetch(with: HTTPValidators())
+            guard case let .modified(data, _) = outcome else {
+                Issue.record("\(url): no body")
+                continue
+            }
+            let feed = try Feed(parsing: data, baseURL: url)
+            for (index, item) in feed.items.enumerated() {
+                ours.append(Row(feed: url.lastPathComponent, index: index, id: item.id, title: item.title,
+                                link: item.link, date: item.date.map { $0 / 1_000_000 }))
+            }
+        }
+        #expect(ours.count == reference.count, "we read \(ours.count) items, the reference \(reference.count)")
+        #expect(reference.count >= 14)
+        for (mine, theirs) in zip(ours, reference) {
+            // feedparser takes an entry's id as its link when it has no link (and calls that a
+            // guess: guidislink); without a link we give none.
+            let link = mine.link == nil && theirs.link == theirs.id ? nil : theirs.link
+            let expected = Row(feed: theirs.feed, index: theirs.index, id: theirs.id, title: theirs.title, link: link,
+                               date: theirs.date)
+            #expect(mine == expected, "\nours:      \(mine)\nreference: \(theirs)")
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Feeds
+
+/// Bad documents get an error that says what is wrong; dates in the formats feeds use.
+@Suite struct FeedParsingTests {
+    @Test(arguments: [
+        ("", "not well-formed XML"),
+        ("<html><body>hello</body></html>", "not a feed: the root element is <html>"),
+        ("<rss version=\"2.0\"><channel><title>x</channel></rss>", "not well-formed XML"),
+        ("<rss version=\"2.0\"></rss>", "<rss> without <channel>"),
+        ("{\"version\": \"https://jsonfeed.org/version/1.1\", \"items\": [{\"id\": {}}]}", "JSON Feed field .items[0].id"),
+        ("{\"items\": []}", "not a JSON Feed"),
+        ("{\"version\": ", "not valid JSON"),
+    ])
+    func aBrokenDocumentIsAnErrorSayingWhy(document: String, expected: String) {
+        do {
+            let feed = try Feed(parsing: Data(document.utf8))
+            Issue.record("parsed as \(feed)")
+        } catch {
+            #expect(error.message.contains(expected), "\(error.message)")
+        }
+    }
+
+    /// Found by the `feed` fuzz target: FoundationXML's XMLParser traps on these, so they are
+    /// refused before it sees them (Fuzz/corpus/feed/regress-*).
+    @Test(arguments: ["regress-invalid-utf8-name.xml", "regress-entity-non-ascii.xml"])
+    func documentsXMLParserTrapsOnAreErrors(file: String) throws {
+        let path = PythonVenv.repositoryRoot + "/Fuzz/corpus/feed/" + file
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: FeedParseError.self) { try Feed(parsing: data) }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() {
+        let depth = 10_000
+        let document = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+        #expect(throws: FeedParseError.self) { try Feed(parsing: Data(document.utf8)) }
+    }
+
+    @Test(arguments: [
+        ("Wed, 25 Nov 2026 18:30:00 +0100", Int64(1_795_627_800)),
+        ("25 Nov 2026 17:30 GMT", Int64(1_795_627_800)),
+        ("Wed, 25 Nov 26 12:30:00 EST", Int64(1_795_627_800)),
+        ("2026-11-25T17:30:00Z", Int64(1_795_627_800)),
+        ("2026-11-25T18:30:00.123+01:00", Int64(1_795_627_800)),
+        ("2026-11-25", Int64(1_795_564_800)),
+    ])
+    func datesInTheFormatsFeedsUse(text: String, seconds: Int64) {
+        #expect(FeedDate.parse(text) == seconds * 1_000_000)
+    }
+
+    @Test(arguments: ["", "yesterday", "Wed, 32 Nov 2026 18:30:00 GMT", "2026-13-01T00:00:00Z", "Wed, 25 Nov 2026 18:30:00 XYZ"])
+    func nonsenseIsNoDate(text: String) {
+        #expect(FeedDate.parse(text) == nil)
+    }
+
+    @Test func newestPutsDatedItemsFirstThenUndatedInDocumentOrder() {
+        let items = [FeedItem(id: "a", title: "a", link: nil, date: nil),
+                     FeedItem(id: "b", title: "b", link: nil, date: 10),
+                     FeedItem(id: "c", title: "c", link: nil, date: 30),
+                     FeedItem(id: "d", title: "d", link: nil, date: nil),
+                     FeedItem(id: "e", title: "e", link: nil, date: 30)]
+        let feed = Feed(format: .rss, title: "", items: items)
+        #expect(feed.newest(4).map(\.key) == ["c", "e", "b", "a"])
+        #expect(feed.newest(0).isEmpty)
+    }
+}

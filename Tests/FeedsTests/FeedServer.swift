@@ -1,0 +1,39 @@
+import Foundation
+import TestSupport
+
+/// Tests/Fixtures/feeds/serve.py on 127.0.0.1: serves a folder with ETag and Last-Modified,
+/// answers conditional GETs with 304, and logs each request.
+final class FeedServer: @unchecked Sendable {
+    static let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
+    let process: ChildProcess
+    let port: Int
+
+    /// Starts serving `folder` and waits (up to 30 s) until it listens.
+    init(serving folder: String) throws {
+        process = try ChildProcess(try PythonVenv.python(), [Self.fixtures + "/serve.py", folder])
+        guard process.waitForOutput(timeout: .seconds(30), until: { $0.contains("\n") }),
+              let line = process.standardOutput.split(separator: "\n").first, line.hasPrefix("PORT "),
+              let port = Int(line.dropFirst(5)) else {
+            process.kill(SIGKILL)
+            throw TestSupportError("serve.py did not start: \(process.standardError)")
+        }
+        self.port = port
+    }
+
+    /// The URL of `name` on this server.
+    func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+
+    /// The request log lines so far.
+    var requests: [String] { process.standardOutput.split(separator: "\n").dropFirst().map(String.init) }
+
+    /// Waits until `count` requests were logged (the log line follows the answer).
+    func waitForRequests(_ count: Int) -> [String] {
+        _ = process.waitForOutput(timeout: .seconds(30)) { $0.split(separator: "\n").count > count }
+        return requests
+    }
+
+    func stop() {
+        process.kill(SIGTERM)
+        _ = try? process.wait(timeout: .seconds(30))
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The calendar and feed sources end to end: the real service and a real tickerd; an .ics file
+/// the test rewrites, and feeds served over HTTP on 127.0.0.1.
+@Suite(.serialized) struct CalendarFeedSourceTests {
+    /// `YYYYMMDDTHHMMSSZ` and `YYYYMMDD` (UTC) of `date`.
+    static func stamp(_ date: Date, dateOnly: Bool = false) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = dateOnly ? "yyyyMMdd" : "yyyyMMdd'T'HHmmss'Z'"
+        return formatter.string(from: date)
+    }
+
+    static func ics(summary: String, from: Date, to: Date) -> String {
+        let today = Date()
+        return [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tickerd//tests//EN",
+            "BEGIN:VEVENT", "UID:meeting", "DTSTART:\(stamp(from))", "DTEND:\(stamp(to))",
+            "SUMMARY:\(summary)", "URL:https://example.org/meeting", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:birthday", "DTSTART;VALUE=DATE:\(stamp(today, dateOnly: true))",
+            "RRULE:FREQ=YEARLY", "SUMMARY:Johnny's birthday", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n")
+    }
+
+    @Test func eventsOnNowAreMessagesAndFollowTheFile() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let path = files.file("cal.ics")
+        let now = Date()
+        try Self.ics(summary: "Standup", from: now - 3600, to: now + 3600).write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            timezone = "UTC"
+            poll = "200ms"
+            template = "It's {summary}!"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait {
+            try fixture.messages(of: "cal").map(\.text).sorted() == ["It's Johnny's birthday!", "It's Standup!"]
+        })
+        let meeting = try fixture.messages(of: "cal").first { $0.text == "It's Standup!" }
+        #expect(meeting?.link == "https://example.org/meeting")
+
+        // The file changes: the message follows (same id: same UID and start).
+        try Self.ics(summary: "Retro", from: now - 3600, to: now + 3600).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try fixture.wait { try fixture.messages(of: "cal").map(\.text).contains("It's Retro!") })
+        #expect(try fixture.messages(of: "cal").count == 2)
+
+        // A broken file is logged with the source's name; the messages stay.
+        try "BEGIN:VEVENT\r\nnot a calendar".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(fixture.wait { fixture.log.contains("expected a VCALENDAR") || fixture.log.contains("not iCalendar data") })
+        #expect(fixture.log.contains("cal"), "\(fixture.log)")
+        #expect(try fixture.messages(of: "cal").count == 2)
+
+        // The meeting moves into the past: its message goes, the birthday stays.
+        try Self.ics(summary: "Retro", from: now - 7200, to: now - 3600).write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try fixture.wait { try fixture.messages(of: "cal").map(\.text) == ["It's Johnny's birthday!"] })
+    }
+
+    @Test func theNewestFeedItemsAreMessagesWithTheirLinks() throws {
+        let folder = try TemporaryDirectory(prefix: "feed-source")
+        let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
+        try FileManager.default.copyItem(atPath: fixtures + "/blog-atom.xml", toPath: folder.file("blog.xml"))
+        let server = try ChildProcess(try PythonVenv.python(), [fixtures + "/serve.py", folder.path])
+        defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
+        #expect(server.waitForOutput(timeout: .seconds(30)) { $0.contains("\n") })
+        let port = try #require(server.standardOutput.split(separator: "\n").first.flatMap { Int($0.dropFirst(5)) })
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "blog"
+            type = "feed"
+            url = "http://127.0.0.1:\(port)/blog.xml"
+            count = 2
+            interval = "1s"
+            template = "{feed}: {title}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait {
+            try fixture.messages(of: "blog").map(\.text).sorted() == ["A Blog: Fixing the build", "A Blog: Release 2.0 is out"]
+        })
+        let links = try fixture.messages(of: "blog").compactMap(\.link).sorted()
+        #expect(links == ["https://blog.example.net/archive/2026/fixing-the-build.html", "https://blog.example.net/posts/release-2"])
+        // Conditional GETs: the next fetches are answered 304 and the messages stay.
+        #expect(server.waitForOutput(timeout: .seconds(10)) { $0.contains("-> 304") })
+        #expect(try fixture.messages(of: "blog").count == 2)
+
+        // The feed breaks: logged with what is wrong; the items stay (until their TTL).
+        try "<feed xmlns=\"http://www.w3.org/2005/Atom\"><entry>".write(toFile: folder.file("blog.xml"), atomically: true, encoding: .utf8)
+        #expect(fixture.wait { fixture.log.contains("not well-formed XML") }, "\(fixture.log)")
+        #expect(try fixture.messages(of: "blog").count == 2)
+    }
+}
