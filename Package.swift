@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "TickerSources",
             dependencies: [
-                "DBus", "TOMLConfig", "TickerModel", "Calendars", "Feeds", "SourceFetch",
+                "DBus", "TOMLConfig", "TickerModel", "TickerNames", "Calendars", "Feeds", "SourceFetch",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings

@@ -1,5 +1,6 @@
 import DBus
 import Logging
+import TickerNames
 
 /// Keeps tickerd's messages in line with what the sources publish, as leases.
 ///
@@ -53,7 +54,7 @@ public final class LeaseManager {
 
     /// Starts watching tickerd's name, adopts its messages and begins renewing.
     public func start() throws {
-        ownerWatcher = try NameOwnerWatcher(connection: writer.connection, name: TickerdNames.busName) { [weak self] change in
+        ownerWatcher = try NameOwnerWatcher(connection: writer.connection, name: TickerBus.name) { [weak self] change in
             guard let self else { return }
             if change.newOwner == nil {
                 self.logger.info("tickerd left the bus; its messages will be posted again when it is back")
@@ -63,7 +64,7 @@ public final class LeaseManager {
             }
         }
         activations = try writer.connection.addMatch(MatchRule(
-            interface: TickerdNames.managerInterface, member: "Activated", path: try ObjectPath(TickerdNames.managerPath)
+            interface: TickerBus.managerInterface, member: "Activated", path: try ObjectPath(TickerBus.managerPath)
         )) { [weak self] message in
             guard let self, let arguments = try? message.arguments(), arguments.count == 2,
                   let id = arguments[1].stringValue, let item = self.itemKeys[id] else { return }
@@ -159,7 +160,7 @@ public final class LeaseManager {
         writer.post(id: id, message, end: timing.end(now: now, expires: message.expires)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             if self.held?[id] == message { self.held?[id] = nil }
-            if error.name.hasPrefix(TickerdNames.errorPrefix) {
+            if error.name.hasPrefix(TickerBus.errorPrefix) {
                 // tickerd's own verdict on this message: it stands until the item changes.
                 self.refused[id] = message
                 self.logger.error(
@@ -177,7 +178,7 @@ public final class LeaseManager {
             guard let self, case .failure(let error) = result else { return }
             guard self.held?[id] == message else { return }
             self.held?[id] = nil
-            if error.name == TickerdNames.noSuchMessage {
+            if error.name == TickerBus.Error.noSuchMessage.name {
                 // Ended meanwhile (lapsed, or removed by hand): post it again if still wanted.
                 if self.desired[source]?[id] == message { self.post(id, message, now: Self.now(), source: source) }
             } else {
@@ -189,7 +190,7 @@ public final class LeaseManager {
     private func remove(_ id: String, source: String) {
         held?[id] = nil
         writer.remove(id: id) { [weak self] result in
-            guard let self, case .failure(let error) = result, error.name != TickerdNames.noSuchMessage else { return }
+            guard let self, case .failure(let error) = result, error.name != TickerBus.Error.noSuchMessage.name else { return }
             self.logger.warning("cannot remove the message: \(error)", metadata: ["source": "\(source)", "id": "\(id)"])
         }
     }

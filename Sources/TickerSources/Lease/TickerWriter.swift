@@ -1,4 +1,5 @@
 import DBus
+import TickerNames
 
 /// tickerd's `Control` calls as the lease manager makes them: asynchronous, answered on the loop.
 ///
@@ -73,9 +74,9 @@ public final class TickerWriter {
         _ member: String, _ arguments: [DBusValue], _ reply: @escaping (Result<[DBusValue], DBusError>) -> Void
     ) {
         do {
-            let path = try ObjectPath(TickerdNames.managerPath)
+            let path = try ObjectPath(TickerBus.managerPath)
             let message = try Message.methodCall(
-                destination: TickerdNames.busName, path: path, interface: TickerdNames.controlInterface, member: member)
+                destination: TickerBus.name, path: path, interface: TickerBus.controlInterface, member: member)
             try message.append(arguments)
             try connection.call(message, timeout: Self.timeout) { result in
                 reply(result.flatMap { message in
