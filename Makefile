@@ -368,7 +368,8 @@ test-deb: deps
 
 # What the package is made of: when none of it changed since the last passing run on this machine
 # (a stamp per content hash under DEB_STAMPS), `make test` does not run test-deb again.
-DEB_INPUTS := debian Makefile systemd dbus-policy man examples scripts/build-deb.sh Tests/Packaging
+DEB_INPUTS := debian Makefile systemd dbus-policy man examples scripts/build-deb.sh Tests/Packaging \
+              contrib/tests/lib.sh
 DEB_STAMPS ?= /var/cache/tickerd-ci/test-deb
 test-deb-if-changed:
 	@hash=$$(git ls-files -z --cached --others --exclude-standard -- $(DEB_INPUTS) | sort -z \

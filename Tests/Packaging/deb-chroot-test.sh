@@ -42,14 +42,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 step() { echo "== $*"; }
 in_root() { chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 "$@"; }
 
-# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
+# wait_for
+source "$ROOT/contrib/tests/lib.sh"
 
 step "building the package and an upgrade (one release build)"
 export PATH=/opt/swift/usr/bin:$PATH

@@ -30,14 +30,8 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
+# wait_for, write_bus_config
+source "$ROOT/contrib/tests/lib.sh"
 
 if [ -z "${TICKERD_GNOME_INSIDE:-}" ]; then
     major=$(gnome-shell --version | sed -n 's/^GNOME Shell \([0-9]*\).*/\1/p')
@@ -56,12 +50,7 @@ if [ -z "${TICKERD_GNOME_INSIDE:-}" ]; then
     trap cleanup EXIT
 
     # A private, empty bus standing in for the system bus.
-    cat > "$WORK/system.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:path=$WORK/system_bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-CONF
+    write_bus_config "$WORK/system.conf" "$WORK/system_bus"
     dbus-daemon --config-file="$WORK/system.conf" --nofork --nopidfile --print-address=3 3>"$WORK/system_address" 2>/dev/null &
     SYSTEM_PID=$!
     wait_for 10 test -s "$WORK/system_address" || fail "the system-like dbus-daemon printed no address"

@@ -54,14 +54,8 @@ exec_as_user() {
         WAYLAND_DISPLAY="${WAYLAND_DISPLAY:-}" DBUS_SESSION_BUS_ADDRESS="${ADDRESS:-}" "$@"
 }
 
-# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
+# wait_for, write_bus_config
+source "$ROOT/contrib/tests/lib.sh"
 
 # What the user may read and write: its home, its runtime folder, the binaries.
 mkdir -p "$WORK/home/.config" "$WORK/run" "$WORK/bin" "$WORK/state"
@@ -70,12 +64,7 @@ chown -R "$PANEL_UID:$PANEL_GID" "$WORK/home" "$WORK/run" "$WORK/state"
 chmod 0700 "$WORK/run"
 
 # The bus and the daemon, as the user.
-cat > "$WORK/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:path=$WORK/run/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-CONF
+write_bus_config "$WORK/bus.conf" "$WORK/run/bus"
 exec_as_user dbus-daemon --config-file="$WORK/bus.conf" --nofork --nopidfile --print-address=3 3>"$WORK/address" 2>/dev/null &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/address" || fail "dbus-daemon printed no address"
