@@ -265,10 +265,10 @@ final class Manager {
             let restarted = ids.contains { endedExplicitly.contains($0) }
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.
-            guard contentChanged || !channel.effects.counters.isEmpty else { continue }
+            guard contentChanged || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
             let tape = channel.tape(ids: ids, texts: texts, at: t)
             let showing = channel.timeline.pending?.tape ?? channel.timeline.tape
-            guard contentChanged || tape != showing else { continue }
+            guard contentChanged || channel.tapeHeld || tape != showing else { continue }
             let before = Set(channel.activeIDs).subtracting(endedExplicitly)
             let after = Set(ids)
             for id in channel.activeIDs where !after.contains(id) {
@@ -277,9 +277,16 @@ final class Manager {
                 channel.effects.messages[id] = channel.effects.messages[id]?.stopping(at: t)
             }
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
-            if tape != showing || urgent {
-                channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent, seamColumns: seamColumns(channel: name))
-                channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
+            let reach = seamColumns(channel: name)
+            if !urgent, tape != showing, channel.timeline.pendingChangeIsInView(at: t, seamColumns: reach) {
+                // Applied when the change entering the view settles (a wake-up at its settle instant).
+                channel.tapeHeld = true
+            } else {
+                channel.tapeHeld = false
+                if tape != showing || urgent {
+                    channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent, seamColumns: reach)
+                    channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
+                }
             }
             channel.activeIDs = ids
             channel.activeTexts = texts
