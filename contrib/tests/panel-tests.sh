@@ -9,7 +9,9 @@
 #  2. The extension's enable()/disable(), in its legacy (43–44) and ES-module (45+) forms as built
 #     by `make gnome-extension` (extension.js with stand-ins for the Shell's own modules, a real
 #     Gio.DBusProxy on the daemon): the item appears, reads the Timeline, draws the frame and runs
-#     its frame clock; disable removes it, disconnects everything and stops the clock; twice.
+#     its frame clock; disable removes it, disconnects everything and stops the clock; twice. A
+#     primary click over a message with a link activates it (`Activated` on the bus) and asks to
+#     open its link; a middle click or one over the separator does nothing.
 #  3. polybar, started under Xvfb with contrib/polybar/config.ini and `tickerctl follow`, draws the
 #     ticker: the bar is not blank where the module is, it moves, and it collapses (module and
 #     prefix gone) once the channel is emptied. Screenshots go to artifacts/.
@@ -108,13 +110,16 @@ ctl configure fx mode=pages
 gjs "$GJS_TEST" "$ADDRESS" fx 12 || fail "timeline.js disagrees with Render in pages mode"
 
 # 2. enable()/disable() of both forms of the extension (as `make gnome-extension` assembled them),
-#    on the session bus that is our private one.
+#    on the session bus that is our private one; the lifecycle test clicks the linked message.
+ctl post --id site --link "https://example.org/tickerd?from=panel&x=1" "tickerd site" >/dev/null
+ctl configure main speed=20
 for form in legacy esm; do
     test -f "$GNOME_BUILD/$form/tickerd@tickerd.github.io/extension.js" ||
         fail "no $form extension in $GNOME_BUILD (run make gnome-extension)"
     DBUS_SESSION_BUS_ADDRESS="$ADDRESS" gjs -m "$ROOT/contrib/gnome-shell/tests/lifecycle-test.js" "$GNOME_BUILD" "$form" ||
-        fail "the $form extension's enable()/disable() leaves something behind"
+        fail "the $form extension's enable()/disable() or its clicks went wrong"
 done
+ctl remove site
 
 # 3. polybar under Xvfb.
 Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
@@ -149,5 +154,6 @@ ctl remove news
 collapsed() { [ "$(module_colours)" -le 1 ]; }
 wait_for 60 collapsed || { cp "$WORK/shot.png" "$ARTIFACTS/polybar-emptied.png"; fail "an emptied channel leaves the polybar module drawn (polybar-emptied.png)"; }
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-emptied.png"
-echo "panels: timeline.js agrees with Render in 14 setups; the extension enables and disables cleanly;" \
+echo "panels: timeline.js agrees with Render in 14 setups; the extension enables and disables cleanly" \
+     "and opens the link of the message clicked;" \
      "polybar draws and scrolls the ticker and collapses it when the channel empties (screenshots in artifacts/)"

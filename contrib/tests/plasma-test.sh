@@ -5,8 +5,10 @@
 #     channel at the Timeline's speed (±2%) over a whole cycle, each shot matching Render's frame
 #     at its instant drawn in the same font (one copy, no overlap, right phase), and no message
 #     reaches or leaves the daemon meanwhile (dbus-monitor);
-#  2. hovering shows a tooltip (artifacts/plasma/tooltip.png); a click pauses the channel
-#     (xdotool): the text stands still; a second click resumes it;
+#  2. hovering shows a tooltip (artifacts/plasma/tooltip.png); a middle click pauses the channel
+#     (xdotool): the text stands still; a left click on the message then runs `tickerctl activate`:
+#     its link reaches the $BROWSER stand-in (through xdg-open) and `Activated` is seen on the bus
+#     (dbus-monitor); a second middle click resumes it;
 #  3. after a daemon restart (same state folder) the widget comes back at the right phase;
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
 #     tooltip ends on the final value, and the frame clock stops once it has counted;
@@ -77,7 +79,8 @@ start_daemon
 
 # A tape of 71 cells (with the gap) in 40 columns at 12 cells a second: a cycle takes 5.9 s.
 ctl configure main mode=continuous speed=12 >/dev/null
-ctl post --id first "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
+LINK="https://example.org/plasma?from=widget&x=1"
+ctl post --id first --link "$LINK" "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
 
 # A private X server, home and configuration; the widget finds tickerctl on PATH.
 Xvfb -displayfd 4 -screen 0 660x300x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
@@ -87,6 +90,10 @@ export DISPLAY=":$(head -n 1 "$WORK/display")"
 export HOME=$WORK/home XDG_CONFIG_HOME=$WORK/home/.config XDG_DATA_HOME=$WORK/home/.local/share \
        XDG_CACHE_HOME=$WORK/home/.cache XDG_RUNTIME_DIR=$WORK/runtime PATH=$BIN:$PATH
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR" && chmod 700 "$XDG_RUNTIME_DIR"
+# xdg-open outside a desktop hands http(s) links to $BROWSER: a stand-in that records them.
+export BROWSER=$WORK/browser XDG_CURRENT_DESKTOP="" KDE_FULL_SESSION=""
+printf '#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' "$WORK/opened" > "$BROWSER"
+chmod 755 "$BROWSER"
 plasmoidviewer -c org.kde.panel -a "$PACKAGE" -f horizontal -l bottomedge -x 0 -y 0 -s 640x160 >"$WORK/viewer.log" 2>&1 &
 VIEWER=$!
 
@@ -176,17 +183,37 @@ tooltip_shown() {
 wait_for 20 tooltip_shown || fail "hovering the widget shows no tooltip"
 cp "$WORK/tooltip.png" "$ARTIFACTS/tooltip.png"
 
-# 2. A click pauses, a second one resumes.
-xdotool mousemove $((GX + GW / 2)) $((GY + GH / 2)) click 1
+# 2. A middle click pauses, a second one resumes.
+xdotool mousemove $((GX + GW / 2)) $((GY + GH / 2)) click 2
 paused() { ctl timeline | grep -q '"paused":'; }
-wait_for 10 paused || fail "a click on the widget did not pause the channel"
+wait_for 10 paused || fail "a middle click on the widget did not pause the channel"
 wait_for 10 logged "paused=true" || fail "the widget did not take the pause"
 shots "$WORK/paused" 8
 check "$WORK/paused" 0
 cp "$WORK/paused/shot-000.png" "$ARTIFACTS/paused.png"
-xdotool click 1
+# A left click on a letter of the message (the paused frame is Render's of now): tickerctl activate
+# opens its link and the daemon announces the click.
+dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" \
+    "type='signal',interface='io.github.tickerd.Ticker1.Manager',member='Activated'" > "$WORK/activated" 2>&1 &
+MONITOR=$!
+PIDS+=($MONITOR)
+watching() { grep -q NameAcquired "$WORK/activated"; }
+wait_for 10 watching || fail "dbus-monitor did not start"
+CLICK_X=$(ctl render --columns 40 --json | "$PYTHON" -c '
+import json, sys
+frame = json.load(sys.stdin)
+x0, cell = float(sys.argv[1]), float(sys.argv[2])
+column = next(k for k in range(10, 40) if frame["text"][k] != " ")
+print(round(x0 + (column + 0.5 - frame["offset"]) * cell))' "$GX" "$CELL")
+xdotool mousemove "$CLICK_X" $((GY + GH / 2)) click 1
+opened() { [ "$(cat "$WORK/opened" 2>/dev/null)" = "$LINK" ]; }
+wait_for 20 opened || fail "a click on the message did not open its link (opened: '$(cat "$WORK/opened" 2>/dev/null)'; $(grep 'tickerd-plasma: click' "$WORK/viewer.log" | tail -n 1))"
+announced() { grep -A2 'member=Activated' "$WORK/activated" | grep -q 'string "first"'; }
+wait_for 10 announced || fail "a click on the message was not announced (Activated): $(cat "$WORK/activated")"
+kill "$MONITOR"; wait "$MONITOR" 2>/dev/null || true
+xdotool click 2
 resumed() { ! paused; }
-wait_for 10 resumed || fail "a second click did not resume the channel"
+wait_for 10 resumed || fail "a second middle click did not resume the channel"
 
 # 3. A daemon restart: the widget hides while it is away and comes back at the right phase.
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
@@ -245,5 +272,5 @@ wait_for 10 blank || fail "the emptied widget still draws ($(ink) colours where 
 idle_cost "the channel emptied"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
-     "pauses on click, comes back after a restart at the right phase, counts as Render does and hides when empty" \
+     "pauses on a middle click, opens the link of the message clicked, comes back after a restart at the right phase, counts as Render does and hides when empty" \
      "($((SECONDS - START)) s; screenshots in artifacts/plasma/)"

@@ -12,6 +12,10 @@
 // The frame clock runs only while something visible moves (checked after every frame): text that
 // fits, a paused channel, an empty channel and a hold start no clock; the next instant the
 // timeline says the frame may change is waited for with one timeout.
+//
+// A primary click asks the daemon which message is under the pointer in the frame drawn
+// (`MessageAt`, for the instant that frame is for), activates it (`Activate`) and opens its link,
+// if it has one, with the default handler; nothing happens over a separator or the gap.
 /* exported makeIndicator */
 'use strict';
 
@@ -22,6 +26,9 @@ const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}
   <property name="Timeline" type="a{sv}" access="read"/>
   <method name="Subscribe"><arg name="options" type="a{sv}" direction="in"/></method>
   <method name="Unsubscribe"/>
+  <method name="MessageAt"><arg name="columns" type="u" direction="in"/><arg name="column" type="u" direction="in"/>
+    <arg name="at" type="x" direction="in"/><arg name="id" type="s" direction="out"/><arg name="link" type="s" direction="out"/></method>
+  <method name="Activate"><arg name="id" type="s" direction="in"/></method>
 </interface></node>`;
 
 /**
@@ -53,6 +60,8 @@ function makeIndicator(modules) {
             this._declared = 0;
             this._text = null;
             this._wakeId = 0;
+            this._drawnAt = 0;
+            this._drawnMoving = false;
             this.visible = false;
 
             // Redraws at the display's frame rate while something visible moves (started and
@@ -60,6 +69,7 @@ function makeIndicator(modules) {
             this._clock = new Clutter.Timeline({actor: this, duration: 1000, repeat_count: -1});
             this._clockId = this._clock.connect('new-frame', () => this._tick());
             this._styleId = this._label.connect('style-changed', () => this._measure());
+            this._pressId = this.connect('button-press-event', (actor, event) => this._press(event));
 
             const info = Gio.DBusInterfaceInfo.new_for_xml(TICKERD_CHANNEL_XML);
             this._proxy = new Gio.DBusProxy({
@@ -184,6 +194,8 @@ function makeIndicator(modules) {
                 return;
             }
             const frame = timeline.frame(now, this._columns, 1);
+            this._drawnAt = now;
+            this._drawnMoving = frame.moving;
             if (frame.text !== this._text) {
                 this._text = frame.text;
                 this._label.text = frame.text;
@@ -198,6 +210,75 @@ function makeIndicator(modules) {
                     this._clock.start();
             } else {
                 this._sleep(next.at);
+            }
+        }
+
+        /**
+         * A primary click at stage point (x, y): the column under it in the frame drawn (the label
+         * is shifted by the frame's offset), then `_activate`. Other buttons pass through.
+         */
+        _press(event) {
+            if (event.get_button() !== Clutter.BUTTON_PRIMARY || !this._timeline || this._cellPx === 0)
+                return Clutter.EVENT_PROPAGATE;
+            const [x, y] = event.get_coords();
+            const [inside, clipX] = this._clip.transform_stage_point(x, y);
+            if (!inside || clipX < 0 || clipX >= this._clip.width)
+                return Clutter.EVENT_PROPAGATE;
+            const column = Math.floor((clipX - this._label.translation_x) / this._cellPx);
+            // The cell partly shown past the last column exists only while the text scrolls: it
+            // is the last column of the frame one cell wider.
+            const columns = column < this._columns ? this._columns : this._columns + 1;
+            if (column < 0 || column >= columns || (columns > this._columns && !this._drawnMoving))
+                return Clutter.EVENT_STOP;
+            this._activate(columns, column, this._drawnAt);
+            return Clutter.EVENT_STOP;
+        }
+
+        /**
+         * Asks which message is under `column` of the frame `Render(columns, at)`; if one is,
+         * activates it and opens its link. Errors are logged, never thrown.
+         */
+        _activate(columns, column, at) {
+            const proxy = this._proxy;
+            const args = new GLib.Variant('(uux)', [columns, column, at]);
+            proxy.call('MessageAt', args, Gio.DBusCallFlags.NO_AUTO_START, -1, this._cancellable, (source, result) => {
+                let id, link;
+                try {
+                    [id, link] = source.call_finish(result).deepUnpack();
+                } catch (e) {
+                    if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                        logError(e, 'tickerd: cannot find the message clicked');
+                    return;
+                }
+                if (id === '')
+                    return;
+                proxy.call('Activate', new GLib.Variant('(s)', [id]), Gio.DBusCallFlags.NO_AUTO_START, -1,
+                    this._cancellable, (again, answer) => {
+                        try {
+                            again.call_finish(answer);
+                        } catch (e) {
+                            // The message may have left the channel since the click.
+                            if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                                log(`tickerd: cannot activate ${id}: ${e.message}`);
+                        }
+                    });
+                if (link !== '')
+                    this._open(link);
+            });
+        }
+
+        /** Opens `link` with the default handler of its scheme; a failure is logged. */
+        _open(link) {
+            try {
+                Gio.AppInfo.launch_default_for_uri_async(link, null, null, (source, result) => {
+                    try {
+                        Gio.AppInfo.launch_default_for_uri_finish(result);
+                    } catch (e) {
+                        logError(e, `tickerd: cannot open ${link}`);
+                    }
+                });
+            } catch (e) {
+                logError(e, `tickerd: cannot open ${link}`);
             }
         }
 
@@ -229,6 +310,7 @@ function makeIndicator(modules) {
                 this._proxy.disconnect(this._propertiesId);
             if (this._ownerId)
                 this._proxy.disconnect(this._ownerId);
+            this.disconnect(this._pressId);
             if (this._declared && this._proxy.g_name_owner) {
                 // The subscription would end with the Shell's connection; end it now.
                 this._proxy.call('Unsubscribe', null, Gio.DBusCallFlags.NO_AUTO_START, -1, null, null);

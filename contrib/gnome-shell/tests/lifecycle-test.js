@@ -3,7 +3,10 @@
 // enable adds the top-bar item, which reads the channel over a real Gio.DBusProxy, draws the
 // frame in its label and starts its frame clock while the text scrolls; disable removes the item,
 // disconnects every signal it connected (on the proxy, the label and the clock), stops the clock,
-// drops its wake-up, and a second enable/disable round works the same.
+// drops its wake-up, and a second enable/disable round works the same. A primary click over the
+// message with a link (posted by panel-tests.sh) activates it (`Activated` seen on the bus by this
+// test's own subscription) and asks to open its link; a middle click and a click over the separator
+// do neither.
 //
 //   DBUS_SESSION_BUS_ADDRESS=ADDRESS gjs -m tests/lifecycle-test.js BUILD_DIR FORM
 //
@@ -72,6 +75,11 @@ class Actor extends Signals {
     set_position(x, y) {
         this.x = x;
         this.y = y;
+    }
+
+    /** Stage point (x, y) in this actor's coordinates: it sits at `stageX` on the stage. */
+    transform_stage_point(x, y) {
+        return [true, x - (this.stageX ?? 0), y];
     }
 
     create_pango_layout(text) {
@@ -159,15 +167,51 @@ Gio.DBusProxy.prototype.connect = function (name, handler) {
     proxyHandlers.add(id);
     return id;
 };
+// The extension's MessageAt and Activate calls: made, and answered (their callbacks have run).
+const calls = {MessageAt: {made: 0, answered: 0}, Activate: {made: 0, answered: 0}};
+const realCall = Gio.DBusProxy.prototype.call;
+Gio.DBusProxy.prototype.call = function (method, parameters, flags, timeout, cancellable, callback) {
+    const count = calls[method];
+    if (!count)
+        return realCall.call(this, method, parameters, flags, timeout, cancellable, callback);
+    count.made++;
+    return realCall.call(this, method, parameters, flags, timeout, cancellable, (proxy, result) => {
+        try {
+            callback?.(proxy, result);
+        } finally {
+            count.answered++;
+        }
+    });
+};
 Gio.DBusProxy.prototype.disconnect = function (id) {
     check(proxyHandlers.delete(id), `proxy: disconnect of an id it never gave (${id})`);
     return realDisconnect.call(this, id);
 };
 
 const St = {Widget: Actor, Label};
-const Clutter = {Timeline: Clock, FixedLayout: class {}, ActorAlign: {CENTER: 'center'}};
+const Clutter = {
+    Timeline: Clock, FixedLayout: class {}, ActorAlign: {CENTER: 'center'},
+    BUTTON_PRIMARY: 1, BUTTON_MIDDLE: 2, EVENT_STOP: true, EVENT_PROPAGATE: false,
+};
 const GObject = {registerClass: klass => klass};
 const Pango = {EllipsizeMode: {NONE: 0}, SCALE: PANGO_SCALE};
+// The default URI handler: records what the extension asks to open instead of starting a browser.
+const launched = [];
+Gio.AppInfo.launch_default_for_uri_async = (uri, context, cancellable, callback) => {
+    launched.push(uri);
+    if (callback)
+        callback(null, null);
+};
+Gio.AppInfo.launch_default_for_uri_finish = () => true;
+
+// `Activated` as an independent subscriber on the bus sees it.
+const activated = [];
+const bus = Gio.bus_get_sync(Gio.BusType.SESSION, null);
+bus.signal_subscribe(null, 'io.github.tickerd.Ticker1.Manager', 'Activated', '/io/github/tickerd/Ticker1', null,
+    Gio.DBusSignalFlags.NONE, (connection, sender, path, iface, signal, parameters) => activated.push(parameters.deepUnpack()));
+const LINKED_TEXT = 'tickerd site';
+const LINK = 'https://example.org/tickerd?from=panel&x=1';
+
 const logError = (error, message) => check(false, `the extension logged an error: ${message}: ${error}`);
 
 /** The extension object of `form`, its modules standing in for the Shell's. */
@@ -229,6 +273,43 @@ function spinUntil(condition, seconds) {
     return condition();
 }
 
+/** A button press at stage x (the clip starts at stage x 100), through the item's signal. */
+function press(indicator, button, column) {
+    const x = 100 + indicator._label.translation_x + (column + 0.5) * indicator._cellPx;
+    const event = {get_button: () => button, get_coords: () => [x, 10]};
+    indicator.emit('button-press-event', event);
+}
+
+/** Clicks over the separator, with the middle button, then over the message with the link. */
+function checkClicks(indicator, clock) {
+    indicator._clip.stageX = 100;
+    // Frames until the linked message is whole in view with a cell of separator before it.
+    const where = () => indicator._label.text.indexOf(LINKED_TEXT);
+    const inView = spinUntil(() => {
+        const at = where();
+        if (at >= 1 && at + LINKED_TEXT.length <= indicator._columns)
+            return true;
+        clock.emit('new-frame');
+        return false;
+    }, 30);
+    check(inView, `the message with the link comes into view (drawn: '${indicator._label.text}')`);
+    if (!inView)
+        return;
+    const at = where();
+    press(indicator, 1, at - 1);
+    press(indicator, 2, at + 2);
+    press(indicator, 1, at + 2);
+    // Both primary clicks asked MessageAt (the middle one nothing) and every Activate was answered;
+    // the daemon emits Activated before it answers, on the same connection, so the signals are in.
+    const done = spinUntil(() => calls.MessageAt.answered === 2 &&
+        calls.Activate.made >= 1 && calls.Activate.answered === calls.Activate.made, 10);
+    check(done, `the clicks were answered (${JSON.stringify(calls)})`);
+    check(calls.MessageAt.made === 2, `the middle click asks nothing: ${calls.MessageAt.made} MessageAt calls for 2 primary clicks`);
+    check(activated.length === 1 && activated[0][0] === 'main' && activated[0][1] === 'site',
+        `only the message clicked is activated, once: got ${JSON.stringify(activated)}`);
+    check(launched.length === 1 && launched[0] === LINK, `only its link is opened, once: got ${JSON.stringify(launched)}`);
+}
+
 const extension = await loadExtension();
 for (let round = 1; round <= 2; round++) {
     extension.enable();
@@ -250,6 +331,8 @@ for (let round = 1; round <= 2; round++) {
     check(moved, `round ${round}: a new frame moves the label`);
     check(proxyHandlers.size === 2, `round ${round}: enabled, it listens to the proxy twice (got ${proxyHandlers.size})`);
     check(clock._handlers.size === 1, `round ${round}: enabled, the clock has its new-frame handler`);
+    if (round === 1)
+        checkClicks(indicator, clock);
 
     extension.disable();
     check(!statusArea.has('tickerd'), `round ${round}: disable() removes the item`);

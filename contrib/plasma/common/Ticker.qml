@@ -3,6 +3,8 @@
 // the display's frame rate; its frame clock runs only while something moves. It long-polls
 // `tickerctl timeline` for the channel's state; the package's main.qml only runs the commands it
 // asks for on Plasma's executable data engine (whose QML module differs between Plasma 5 and 6).
+// A left click runs `tickerctl activate` for the column under the pointer (it opens the message's
+// link with xdg-open and tells the daemon); a middle click pauses or resumes the channel.
 import QtQuick 2.15
 import "../code/timeline.js" as T
 import "../code/frames.js" as Frames
@@ -51,6 +53,7 @@ Item {
         property bool ready: false
         property string text_: ""
         property real offset: 0
+        property bool moving: false
     }
 
     FontMetrics {
@@ -106,6 +109,18 @@ Item {
         return "exec " + tickerctl + (paused ? " resume " : " pause ") + quote(channel);
     }
 
+    /// The shell command that activates the message under pixel `x` of the ticker (the strip is
+    /// shifted by the frame's offset), or "" when no cell of the frame drawn is there.
+    function activateCommand(x) {
+        var column = Math.floor((x - strip.x) / cellWidth);
+        // The cell partly shown past the last column exists only while the text scrolls: it is
+        // the last column of the frame one cell wider.
+        var width = column < columns ? columns : columns + 1;
+        if (!(cellWidth > 0) || column < 0 || column >= width || (width > columns && !feed.moving))
+            return "";
+        return "exec " + tickerctl + " activate --channel " + quote(channel) + " --columns " + width + " --column " + column;
+    }
+
     function quote(text) {
         return "'" + String(text).replace(/'/g, "'\\''") + "'";
     }
@@ -149,6 +164,7 @@ Item {
         }
         var now = Date.now() * 1000;
         var frame = timeline.frame(now, columns, 1);
+        feed.moving = frame.moving;
         if (frame.text !== feed.text_) {
             feed.text_ = frame.text;
             runsModel.model = Frames.runs(frame.text);
@@ -256,6 +272,16 @@ Item {
 
     MouseArea {
         anchors.fill: parent
-        onClicked: ticker.start(ticker.toggleCommand())
+        acceptedButtons: Qt.LeftButton | Qt.MiddleButton
+        onClicked: function (mouse) {
+            if (mouse.button === Qt.MiddleButton) {
+                ticker.start(ticker.toggleCommand());
+                return;
+            }
+            var command = ticker.activateCommand(mouse.x);
+            console.log("tickerd-plasma: click at " + mouse.x + (command === "" ? " (no cell)" : ": " + command));
+            if (command !== "")
+                ticker.start(command);
+        }
     }
 }

@@ -10,7 +10,7 @@ Item {
 
     Plasmoid.preferredRepresentation: Plasmoid.fullRepresentation
     Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
-    Plasmoid.toolTipMainText: ticker.paused ? i18n("tickerd (paused; click to resume)") : i18n("tickerd (click to pause)")
+    Plasmoid.toolTipMainText: ticker.paused ? i18n("tickerd (paused; middle-click to resume, click to open a message)") : i18n("tickerd (click to open a message, middle-click to pause)")
     Plasmoid.toolTipSubText: ticker.fullText
     Plasmoid.backgroundHints: PlasmaCore.Types.NoBackground
 

@@ -13,7 +13,7 @@ PlasmoidItem {
 
     preferredRepresentation: fullRepresentation
     Plasmoid.status: ticker.empty ? PlasmaCore.Types.HiddenStatus : PlasmaCore.Types.ActiveStatus
-    toolTipMainText: ticker.paused ? i18n("tickerd (paused; click to resume)") : i18n("tickerd (click to pause)")
+    toolTipMainText: ticker.paused ? i18n("tickerd (paused; middle-click to resume, click to open a message)") : i18n("tickerd (click to open a message, middle-click to pause)")
     toolTipSubText: ticker.fullText
     Plasmoid.backgroundHints: PlasmaCore.Types.NoBackground
 
