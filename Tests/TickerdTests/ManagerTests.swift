@@ -200,6 +200,43 @@ import TickerModel
         #expect(manager.subscriberCount(channel: "main") == 0)
     }
 
+    /// A message updated every half second (a clock) while a declared viewer watches: each update
+    /// comes while the previous one is entering the view. Applying it then could only restart the
+    /// stream at home; the manager holds it until the entering change settles. Nothing visible
+    /// ever jumps, the stream moves on, and the latest text reaches the view.
+    @Test func aMessageUpdatedFasterThanItsSeamNeverMakesTheViewJump() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, _) = makeManager(clock)
+        for text in ["first message here", "second one follows"] {
+            _ = try manager.post(channel: "main", text: text, request: MessageRequest())
+        }
+        var clockRequest = MessageRequest()
+        clockRequest.id = "clock"
+        _ = try manager.post(channel: "main", text: "time 0", request: clockRequest)
+        try manager.subscribe(subscriber: ":1.7", channel: "main", columns: 10, fps: 0)
+        var seen = Set<String>()
+        for step in 1...60 {
+            clock.now += 500_000
+            _ = manager.tick()
+            let before = try manager.render(channel: "main", columns: 10, at: clock.now)
+            _ = try manager.post(channel: "main", text: "time \(step)", request: clockRequest)
+            let after = try manager.render(channel: "main", columns: 10, at: clock.now)
+            #expect(before == after, "step \(step): the view jumped from '\(before.text)' to '\(after.text)'")
+            seen.insert(after.text)
+        }
+        #expect(seen.count > 40, "the stream moves on: \(seen.count) different frames in 30 s")
+        // The updates stop: within two cycles of motion the latest text is seen, and never an older one after it.
+        var sawLatest = false
+        for _ in 0..<200 {
+            clock.now += 100_000
+            _ = manager.tick()
+            let text = try manager.render(channel: "main", columns: 40, at: clock.now).text
+            if text.contains("time 60") { sawLatest = true }
+            if sawLatest { #expect(!text.contains("time 5"), "an older clock text came back: \(text)") }
+        }
+        #expect(sawLatest)
+    }
+
     @Test func configAppliesOnceSoRuntimeChangesSurviveAnUnchangedFile() throws {
         let clock = ManualClock(Self.base)
         let (manager, recorder) = makeManager(clock)
