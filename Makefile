@@ -38,6 +38,8 @@ SWIFT_BUILD_FLAGS ?=
 CONFIG ?= debug
 
 # Debian packages the build and the tests need.
+# Release builds of tickerd-sources link FoundationNetworking and FoundationXML statically, which
+# need libcurl's and libxml2's development files (libcurl4-openssl-dev, libxml2-dev).
 # Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
@@ -51,7 +53,7 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
                 strace libxml2 python3 \
                 mpv mpv-mpris libnotify-bin xdg-utils \
-                libical-dev python3-venv libcurl4
+                libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no
