@@ -30,7 +30,8 @@ fi
 if [ -z "${TICKERD_BUILT:-}" ]; then
     # Build in the real tree, so its .build/ cache is reused, and package those binaries.
     (cd "$ROOT" && swift build -c release --static-swift-stdlib --product tickerd >&2 &&
-        swift build -c release --static-swift-stdlib --product tickerctl >&2)
+        swift build -c release --static-swift-stdlib --product tickerctl >&2 &&
+        swift build -c release --static-swift-stdlib --product tickerd-sources >&2)
     TICKERD_BUILT=$(cd "$ROOT" && swift build -c release --static-swift-stdlib --show-bin-path)
 fi
 export TICKERD_BUILT

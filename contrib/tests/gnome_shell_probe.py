@@ -173,18 +173,28 @@ class Probe:
         wait_for(lambda: self.cost(1.0)[0] < 15.0, 60, 'gnome-shell to go quiet')
 
     def idle_cost_check(self, what):
-        """With nothing moving, the enabled extension costs what the disabled one does."""
+        """With nothing moving, the enabled extension costs what the disabled one does. Two rounds,
+        enabled and disabled in turn, each after gnome-shell went quiet: the cheaper enabled window
+        is held against the dearer disabled one, so one burst of the Shell's own work (or of another
+        process on the machine) in one window does not decide, while a frame clock left running
+        (~60 wake-ups and tens of ms a second) shows in both enabled windows."""
         window = self.args.cost_window
-        self.settle()
-        enabled = self.cost(window)
-        self.extension(False)
-        disabled = self.cost(window)
-        self.extension(True)
-        print(f'gnome-shell, {what}: extension enabled {enabled[0]:.1f} ms/s, {enabled[1]:.1f} wake-ups/s; '
-              f'disabled {disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s')
-        if enabled[0] > disabled[0] + max(3.0, 0.3 * disabled[0]) or enabled[1] > disabled[1] + max(5.0, 0.3 * disabled[1]):
-            raise Failure(f'{what}: gnome-shell costs more with the extension ({enabled[0]:.1f} ms/s, '
-                          f'{enabled[1]:.1f} wake-ups/s) than without ({disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s)')
+        enabled, disabled = [], []
+        for _ in range(2):
+            self.settle()
+            enabled.append(self.cost(window))
+            self.extension(False)
+            self.settle()
+            disabled.append(self.cost(window))
+            self.extension(True)
+        best = (min(e[0] for e in enabled), min(e[1] for e in enabled))
+        worst = (max(d[0] for d in disabled), max(d[1] for d in disabled))
+        print(f'gnome-shell, {what}: extension enabled {best[0]:.1f} ms/s, {best[1]:.1f} wake-ups/s; '
+              f'disabled {worst[0]:.1f} ms/s, {worst[1]:.1f} wake-ups/s '
+              f'(rounds: enabled {[f"{e[0]:.1f}" for e in enabled]}, disabled {[f"{d[0]:.1f}" for d in disabled]} ms/s)')
+        if best[0] > worst[0] + max(3.0, 0.3 * worst[0]) or best[1] > worst[1] + max(5.0, 0.3 * worst[1]):
+            raise Failure(f'{what}: gnome-shell costs more with the extension ({best[0]:.1f} ms/s, '
+                          f'{best[1]:.1f} wake-ups/s) than without ({worst[0]:.1f} ms/s, {worst[1]:.1f} wake-ups/s)')
 
 
 class Reader:
