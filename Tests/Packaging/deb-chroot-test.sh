@@ -129,6 +129,7 @@ grep -q "USAGE" "$WORK/sources-help.txt" || fail "tickerd-sources --help printed
 step "installed files are where dpkg -L says"
 in_root dpkg -L tickerd tickerd-sources > "$ARTIFACTS/dpkg-L.txt"
 while IFS= read -r path; do
+    [ -n "$path" ] || continue   # dpkg -L puts a blank line between two packages' lists
     in_root test -e "$path" || fail "dpkg -L lists $path, which is missing"
 done < "$ARTIFACTS/dpkg-L.txt"
 for path in /usr/bin/tickerd /usr/bin/tickerctl /lib/systemd/system/tickerd.service \
@@ -216,6 +217,7 @@ for p in tickerd tickerd-sources; do
     in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q installed && fail "$p is still installed"
 done
 while IFS= read -r path; do
+    [ -n "$path" ] || continue
     [ -d "$CHROOT$path" ] && continue   # shared folders such as /usr/share/man stay
     [ -e "$CHROOT$path" ] && fail "purge left $path"
 done < "$WORK/files.txt"
