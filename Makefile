@@ -353,14 +353,15 @@ install-user: $(if $(BUILT),,release)
 	  echo "and either let the first D-Bus call start tickerd, or: systemctl --user enable --now tickerd.service"; \
 	fi
 
-## deb: the Debian package (debian/, debhelper 13) from the working tree, checked by lintian.
+## deb: the Debian packages (debian/, debhelper 13: tickerd, tickerd-sources) from the working tree,
+# both checked by lintian.
 # Swift is not in Debian: the build uses the toolchain on PATH and links the Swift runtime
 # statically. TICKERD_BUILT=DIR packages release binaries already built there.
 DEB_TOOL_PACKAGES := dpkg-dev debhelper lintian debootstrap
 deb: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_TOOL_PACKAGES)"
 	@deb=$$(scripts/build-deb.sh | tail -n 1); echo "built $$deb"; \
-	  lintian --fail-on error --info "$$deb"
+	  lintian --fail-on error --info "$$deb" "$$(dirname "$$deb")/tickerd-sources_$$(dpkg-deb -f "$$deb" Version)_$$(dpkg-deb -f "$$deb" Architecture).deb"
 
 ## test-deb: install, run, upgrade and purge the package in a clean Debian 12 root (needs root).
 # DEB_CACHE keeps the debootstrap tarball between runs (default .build-deb/cache).
