@@ -24,7 +24,7 @@ let package = Package(
             ]
         ),
         // Not a timing: how long a content change takes to show, in model time (docs/benchmarks.md,
-        // "Content changes"). Run from this directory: swift run -c release ChangeLatency [N]
+        // the content-change rows). Run from this directory: swift run -c release ChangeLatency [N]
         .executableTarget(
             name: "ChangeLatency",
             dependencies: [.product(name: "TickerModel", package: "tickerd")],

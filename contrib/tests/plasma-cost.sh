@@ -1,5 +1,5 @@
 #!/bin/bash
-# The Plasma widget's drawing cost (docs/benchmarks.md, "Plasma widget"); a measurement, not a test.
+# The Plasma widget's drawing cost (docs/benchmarks.md, the plasmoidviewer rows); a measurement, not a test.
 # plasmoidviewer (panel containment, Xvfb, software rendering) is measured over WINDOW seconds in
 # each case: the widget absent (a panel spacer instead), the widget at start-up with no channel,
 # with the channel emptied, with still text, and scrolling 40 columns at 8 cells a second. For each:
