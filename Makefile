@@ -206,6 +206,7 @@ plasmoid:
 	  cp contrib/plasma/plasma$$major/metadata.json "$$out/" && \
 	  cp -R contrib/plasma/plasma$$major/contents/. "$$out/contents/" && \
 	  cp contrib/plasma/common/Ticker.qml "$$out/contents/ui/" && \
+	  cp contrib/plasma/common/main.xml "$$out/contents/config/" && \
 	  cp contrib/plasma/common/frames.js $(TIMELINE_JS) "$$out/contents/code/" || exit 1; \
 	done
 	@echo "plasmoid: $(PLASMOID_BUILD)/plasma5/$(PLASMOID_ID) and $(PLASMOID_BUILD)/plasma6/$(PLASMOID_ID)"
