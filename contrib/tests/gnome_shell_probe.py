@@ -141,7 +141,11 @@ class Probe:
     # cost
 
     def shell_counters(self):
-        """(CPU seconds of the whole process, {thread: context switches})."""
+        """(CPU seconds of the whole process, {thread: (name, voluntary context switches)}).
+
+        Voluntary switches are the times a thread went to sleep to wait for something: each is one
+        wake-up. Preemptions (nonvoluntary switches) are left out: they count how busy the rest of
+        the machine is, not what the Shell was asked to do."""
         ticks = os.sysconf('SC_CLK_TCK')
         base = f'/proc/{self.args.shell_pid}'
         with open(f'{base}/stat') as f:
@@ -151,50 +155,67 @@ class Probe:
         for task in os.listdir(f'{base}/task'):
             try:
                 with open(f'{base}/task/{task}/status') as f:
-                    switches[task] = sum(int(line.split()[1]) for line in f
-                                         if line.startswith(('voluntary_ctxt_switches', 'nonvoluntary_ctxt_switches')))
-            except FileNotFoundError:
+                    status = dict(line.rstrip('\n').split(':\t', 1) for line in f if ':\t' in line)
+                switches[task] = (status.get('Name', '?').strip(), int(status['voluntary_ctxt_switches']))
+            except (FileNotFoundError, KeyError, ValueError):
                 continue
         return cpu, switches
 
     def cost(self, seconds):
-        """gnome-shell's (ms of CPU per s, wake-ups per s) over `seconds` (wake-ups: context switches
-        of every thread that lived through the window or began in it)."""
+        """gnome-shell's (ms of CPU per s, wake-ups per s, {thread name: wake-ups per s}) over
+        `seconds` (wake-ups of every thread that lived through the window or began in it)."""
         cpu0, sw0 = self.shell_counters()
         t0 = time.monotonic()
         time.sleep(seconds)  # a measuring window, not a synchronisation
         cpu1, sw1 = self.shell_counters()
         elapsed = time.monotonic() - t0
-        wakeups = sum(count - sw0.get(task, 0) for task, count in sw1.items())
-        return 1000 * (cpu1 - cpu0) / elapsed, wakeups / elapsed
+        by_name = {}
+        for task, (name, count) in sw1.items():
+            woke = count - sw0.get(task, (name, 0))[1]
+            by_name[name] = by_name.get(name, 0) + woke / elapsed
+        return 1000 * (cpu1 - cpu0) / elapsed, sum(by_name.values()), by_name
 
     def settle(self):
         """Waits until gnome-shell is quiet (start-up animations and the like over)."""
         wait_for(lambda: self.cost(1.0)[0] < 15.0, 60, 'gnome-shell to go quiet')
 
-    def idle_cost_check(self, what):
-        """With nothing moving, the enabled extension costs what the disabled one does. Two rounds,
-        enabled and disabled in turn, each after gnome-shell went quiet: the cheaper enabled window
-        is held against the dearer disabled one, so one burst of the Shell's own work (or of another
-        process on the machine) in one window does not decide, while a frame clock left running
-        (~60 wake-ups and tens of ms a second) shows in both enabled windows."""
+    def idle_cost_check(self, what, rounds=4):
+        """With nothing moving, the enabled extension costs what the disabled one does. Rounds of an
+        enabled and a disabled window in turn, each after gnome-shell went quiet, until the cheapest
+        enabled window is within bounds of the dearest disabled one (at least two rounds, at most
+        `rounds`). A burst of the Shell's own work (or of another process on the machine) in some
+        windows does not decide, while a frame clock or a timer left running (~60 wake-ups and tens
+        of ms a second) shows in every enabled window and fails."""
         window = self.args.cost_window
         enabled, disabled = [], []
-        for _ in range(2):
+
+        def within():
+            best = min(enabled, key=lambda e: (e[0], e[1]))
+            worst = (max(d[0] for d in disabled), max(d[1] for d in disabled))
+            cheap = min(e[0] for e in enabled) <= worst[0] + max(3.0, 0.3 * worst[0])
+            quiet = min(e[1] for e in enabled) <= worst[1] + max(5.0, 0.3 * worst[1])
+            return cheap and quiet, best, worst
+
+        for index in range(rounds):
             self.settle()
             enabled.append(self.cost(window))
             self.extension(False)
             self.settle()
             disabled.append(self.cost(window))
             self.extension(True)
-        best = (min(e[0] for e in enabled), min(e[1] for e in enabled))
-        worst = (max(d[0] for d in disabled), max(d[1] for d in disabled))
-        print(f'gnome-shell, {what}: extension enabled {best[0]:.1f} ms/s, {best[1]:.1f} wake-ups/s; '
-              f'disabled {worst[0]:.1f} ms/s, {worst[1]:.1f} wake-ups/s '
-              f'(rounds: enabled {[f"{e[0]:.1f}" for e in enabled]}, disabled {[f"{d[0]:.1f}" for d in disabled]} ms/s)')
-        if best[0] > worst[0] + max(3.0, 0.3 * worst[0]) or best[1] > worst[1] + max(5.0, 0.3 * worst[1]):
-            raise Failure(f'{what}: gnome-shell costs more with the extension ({best[0]:.1f} ms/s, '
-                          f'{best[1]:.1f} wake-ups/s) than without ({worst[0]:.1f} ms/s, {worst[1]:.1f} wake-ups/s)')
+            ok, best, worst = within()
+            if ok and index >= 1:
+                break
+        summary = (f'extension enabled {min(e[0] for e in enabled):.1f} ms/s, {min(e[1] for e in enabled):.1f} '
+                   f'wake-ups/s; disabled {worst[0]:.1f} ms/s, {worst[1]:.1f} wake-ups/s')
+        print(f'gnome-shell, {what}: {summary} (rounds: enabled '
+              f'{[f"{e[0]:.1f}/{e[1]:.1f}" for e in enabled]}, disabled '
+              f'{[f"{d[0]:.1f}/{d[1]:.1f}" for d in disabled]} ms/s / wake-ups/s)')
+        if not ok:
+            threads = ', '.join(f'{name} {rate:.1f}' for name, rate in
+                                sorted(best[2].items(), key=lambda item: -item[1]) if rate >= 0.5)
+            raise Failure(f'{what}: gnome-shell costs more with the extension than without over {len(enabled)} '
+                          f'rounds: {summary}; wake-ups/s by thread in the cheapest enabled window: {threads}')
 
 
 class Reader:
