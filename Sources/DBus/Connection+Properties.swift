@@ -85,69 +85,20 @@ extension Connection {
     /// Announces that the properties `names` of `interface` at `path` changed, following each one's
     /// EmitsChangedSignal annotation: `true` sends the current value, `invalidates` the name only,
     /// `false` and `const` nothing. Emits nothing when nothing is left to announce.
-    ///
-    /// The signal is written straight into wire bytes (``propertiesChangedBody(interface:changed:invalidated:)``);
-    /// a larger body than ``WireBody/encodedLimit`` is built by libdbus as other large signals are.
     public func propertiesChanged(path: ObjectPath, interface: String, names: [String]) throws {
         let declared = try lookUpInterface(path, interface)
-        var changed: [Property] = []
+        var changed: [String: DBusValue] = [:]
         var invalidated: [String] = []
         for name in names {
             let property = try lookUpProperty(declared, name)
             switch property.emitsChangedSignal {
-            case .true: if !changed.contains(where: { $0.name == name }) { changed.append(property) }
-            case .invalidates: invalidated.append(name)
+            case .true: if changed[name] == nil { changed[name] = try property.value() }
+            case .invalidates: if !invalidated.contains(name) { invalidated.append(name) }
             case .false, .const: break
             }
         }
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        // In key order, as `DBusValue.vardict` lists a dictionary's entries.
-        changed.sort { $0.name < $1.name }
-        let body = try Self.propertiesChangedBody(interface: interface, changed: changed, invalidated: invalidated)
-        guard body.bytes.count <= WireBody.encodedLimit else {
-            var values: [String: DBusValue] = [:]
-            for property in changed { values[property.name] = try property.value() }
-            try emitPropertiesChanged(path: path, interface: interface, changed: values, invalidated: invalidated)
-            return
-        }
-        try send(try WireMessage.signal(
-            path: path, interface: StandardInterfaces.properties, member: "PropertiesChanged", body: body))
-    }
-
-    /// The signature of `a{sv}`, as a variant holding one names it.
-    private static let vardictSignature = Array("a{sv}".utf8)
-    /// The signature of `PropertiesChanged`'s arguments.
-    private static let propertiesChangedSignature = Array("sa{sv}as".utf8)
-
-    /// The body `sa{sv}as` of `PropertiesChanged`: `interface`, the current values of `changed`
-    /// (in the order given) and the names `invalidated`, as ``emitPropertiesChanged(path:interface:changed:invalidated:)``
-    /// would send them, with each value checked as it is written. An `a{sv}` property's entries
-    /// go straight into the bytes.
-    static func propertiesChangedBody(interface: String, changed: [Property], invalidated: [String]) throws -> WireBody {
-        var encoder = WireEncoder(capacity: 1024)
-        try encoder.appendCheckedString(interface)
-        try encoder.appendArray(elementAlignment: 8) { encoder in
-            for property in changed {
-                encoder.pad(to: 8)
-                try encoder.appendCheckedString(property.name)
-                if let writeEntries = property.writeEntries {
-                    encoder.appendSignature(vardictSignature)
-                    try encoder.appendArray(elementAlignment: 8) { encoder in
-                        // The writer holds the bytes while it writes (swapped, not copied).
-                        var writer = VardictWriter(.wire(variantDepth: 1))
-                        swap(&writer.encoder, &encoder)
-                        defer { swap(&writer.encoder, &encoder) }
-                        try writeEntries(&writer)
-                    }
-                } else {
-                    try encoder.appendVariant(holding: try property.value(), variantDepth: 0)
-                }
-            }
-        }
-        try encoder.appendArray(elementAlignment: 4) { encoder in
-            for name in invalidated { try encoder.appendCheckedString(name) }
-        }
-        return WireBody(bytes: encoder.bytes, signature: propertiesChangedSignature)
+        try emitPropertiesChanged(path: path, interface: interface, changed: changed, invalidated: invalidated)
     }
 
     /// `a{oa{sa{sv}}}` of the objects below `manager`.

@@ -122,18 +122,6 @@ public final class Connection {
         return serial
     }
 
-    /// Queues `message` (built without libdbus) for sending, after libdbus has checked every
-    /// byte of it; libdbus numbers and writes it like its own messages. Throws `Disconnected`
-    /// when the connection is closed and `InvalidArgs` when libdbus refuses the bytes.
-    public func send(_ message: WireMessage) throws {
-        guard isConnected else { throw DBusError.disconnected() }
-        // Any serial will do for parsing: libdbus numbers the copy it sends (a copy has none).
-        let parsed = try message.libdbusMessage(serial: 1)
-        guard let copy = dbus_message_copy(parsed.raw) else { throw DBusError.noMemory }
-        defer { dbus_message_unref(copy) }
-        guard dbus_connection_send(raw, copy, nil) != 0 else { throw DBusError.noMemory }
-    }
-
     /// Bytes of messages queued on this connection and not yet written to the socket (they grow
     /// while the bus does not read; a sender of optional traffic can hold back on them).
     public var outgoingBytes: Int {

@@ -116,8 +116,6 @@ public struct Property {
     public let annotations: [Annotation]
     let getter: (() throws -> DBusValue)?
     let setter: ((DBusValue) throws -> Void)?
-    /// Writes the entries of an `a{sv}` value (``init(_:emitsChangedSignal:annotations:vardict:)``).
-    let writeEntries: ((inout VardictWriter) throws -> Void)?
 
     /// A property read by `get` (nil: write-only) and written by `set` (nil: read-only). `set`
     /// receives a value already checked to be of `type`; it may throw to refuse it.
@@ -131,12 +129,11 @@ public struct Property {
         self.annotations = annotations
         getter = get
         setter = set
-        writeEntries = nil
     }
 
     /// A read-only `a{sv}` property whose entries `vardict` writes, in the order they should
-    /// appear. A `PropertiesChanged` signal carries them without building ``DBusValue``s; `Get`
-    /// and `GetAll` see the same entries as a ``DBusValue/dictionary(key:value:_:)``.
+    /// appear; `Get`, `GetAll` and `PropertiesChanged` see them as a
+    /// ``DBusValue/dictionary(key:value:_:)``.
     public init(
         _ name: String, emitsChangedSignal: EmitsChangedSignal = .true, annotations: [Annotation] = [],
         vardict: @escaping (inout VardictWriter) throws -> Void
@@ -146,12 +143,11 @@ public struct Property {
         self.emitsChangedSignal = emitsChangedSignal
         self.annotations = annotations
         getter = {
-            var writer = VardictWriter(.entries)
+            var writer = VardictWriter()
             try vardict(&writer)
             return .dictionary(key: .string, value: .variant, writer.entries)
         }
         setter = nil
-        writeEntries = vardict
     }
 
     /// Read, write or both, from the getter and setter present.

@@ -62,14 +62,9 @@ public final class MethodReply {
         isCompleted = true
         guard call.expectsReply, let connection else { return }
         do {
-            if let body = try WireBody.forEncoding(values) {
-                guard call.kind == .methodCall else { throw DBusError.invalidArgs("only method calls have replies") }
-                try connection.send(try WireMessage.methodReturn(replySerial: call.serial, destination: call.sender, body: body))
-            } else {
-                let reply = try call.makeReturn()
-                try reply.append(values)
-                try connection.send(reply)
-            }
+            let reply = try call.makeReturn()
+            try reply.append(values)
+            try connection.send(reply)
         } catch {
             isCompleted = false
             fail(error)

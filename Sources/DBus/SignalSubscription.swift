@@ -85,13 +85,9 @@ extension Connection {
                 throw DBusError.invalidArgs("signal \(interface).\(member) declares '\(expected)', got '\(actual)'")
             }
         }
-        if let body = try WireBody.forEncoding(arguments) {
-            try send(try WireMessage.signal(path: path, interface: interface, member: member, destination: destination, body: body))
-        } else {
-            let message = try Message.signal(path: path, interface: interface, member: member)
-            try message.setDestination(destination)
-            try message.append(arguments)
-            try send(message)
-        }
+        let message = try Message.signal(path: path, interface: interface, member: member)
+        try message.setDestination(destination)
+        try message.append(arguments)
+        try send(message)
     }
 }
