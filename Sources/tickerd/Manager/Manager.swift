@@ -251,14 +251,20 @@ final class Manager {
         }
         settleChanges(at: t)
         var scheduledAt: Instant??
-        var activeByChannel: [String: [String]] = [:]
+        var activeByChannel: [String: [ActiveScheduleEntry]] = [:]
         for entry in messages.activeEntries(at: t) {
             guard let record = messages[entry.id] else { continue }
-            activeByChannel[record.channel, default: []].append(entry.id)
+            activeByChannel[record.channel, default: []].append(entry)
         }
         for name in channels.keys.sorted() {
             guard var channel = channels[name] else { continue }
-            let ids = activeByChannel[name] ?? []
+            var entries = activeByChannel[name] ?? []
+            if channel.settings.phase == .wallClock {
+                // Arrival differs from screen to screen: a phase-locked tape is ordered by what
+                // every screen knows alike, priority then id (docs/rendering.md §13).
+                entries.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
+            }
+            let ids = entries.map(\.id)
             let texts = ids.compactMap { messages[$0]?.text }
             for reached in channel.effects.counters.reached(after: lastEvaluation, through: t) {
                 emit(.valueReached(channel: name, name: reached.name, value: reached.value))
