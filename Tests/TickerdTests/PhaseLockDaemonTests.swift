@@ -73,6 +73,9 @@ import TickerModel
         // b restarts (its state comes back from disk); c joins late with the messages in yet
         // another order, the scheduled one first.
         try b.daemon.restart()
+        // The setting came back from b's state: b still refuses to pause.
+        #expect(try b.gdbusErrorName(DaemonFixture.managerPath, "\(DaemonFixture.control).Pause", ["main"])
+            == "io.github.tickerd.Ticker1.Error.PhaseLocked")
         let c = try DaemonFixture()
         try Self.configure(c)
         for id in ["m4", "m2", "m3", "m1"] { try Self.post(c, id, start: id == "m4" ? start : nil) }
