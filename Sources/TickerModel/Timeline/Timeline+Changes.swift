@@ -77,6 +77,8 @@ extension Timeline {
     /// (the switch reached, and for direction right the old tape out of every scrolling view):
     /// the new tape, anchored at the switch with position ``PendingChange/nextStart``. Frames are
     /// identical for every viewer narrower than the old content. Otherwise the timeline itself.
+    /// A phase-locked timeline settles (at ``settleInstant``, lead-in out of view) into the new
+    /// tape's canonical form, anchored at the epoch, whose frames it shows from then on.
     public func settled(at t: Instant) -> Timeline {
         guard let pending, let switchAt = switchInstant, let settleAt = settleInstant,
               effectiveTime(t) >= settleAt else { return self }
@@ -98,7 +100,8 @@ extension Timeline {
     }
 
     /// The timeline moving again from `t`, continuing from the frozen position: the time origin
-    /// moves on by the length of the pause. Unchanged if not paused.
+    /// moves on by the length of the pause. Unchanged if not paused. A phase-locked timeline
+    /// moves on from where the wall clock puts it instead (every other screen's position).
     public func resumed(at t: Instant) -> Timeline {
         guard let pausedAt else { return self }
         var result = self
@@ -115,7 +118,8 @@ extension Timeline {
     }
 
     /// The same settings with `newTape` starting at home at `t` (the start delay applies again);
-    /// a paused timeline stays paused, at home.
+    /// a paused timeline stays paused, at home. A phase-locked timeline takes `newTape`'s
+    /// canonical form instead, anchored at the epoch, whatever `t`.
     public func restarted(with newTape: Tape, at t: Instant) -> Timeline {
         if isPhaseLocked {
             var result = canonical(with: newTape)
