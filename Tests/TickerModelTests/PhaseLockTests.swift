@@ -209,6 +209,40 @@ import Testing
         #expect(throws: TimelineFieldError.self) { try Timeline(fields: bad) }
     }
 
+    @Test("a client that ignores phase and nextLeadIn renders the settled timeline exactly, and the pending one but for the lead-in")
+    func olderClients() throws {
+        var sawLeadIn = false
+        for step in 0..<12 {
+            let settings = Self.settings(direction: step % 2 == 0 ? .left : .right)
+            let old = Timeline(tape: Self.old, settings: settings, at: 0)
+            let changed = old.applying(Self.new, at: Self.at(Double(step) * 0.61))
+            var fields = changed.fields
+            fields[Timeline.Key.phase] = nil
+            fields[Timeline.Key.nextLeadIn] = nil
+            let unaware = try Timeline(fields: fields)
+            let switchAt = try #require(changed.switchInstant)
+            // Before the switch both follow the same motion: each cell is the same, or blank (the
+            // lead-in) where the older client shows the message it cuts.
+            for t in Self.samples(from: Self.at(Double(step) * 0.61), span: switchAt - Self.at(Double(step) * 0.61), count: 200) {
+                let mine = Array(changed.frame(columns: 30, at: t).text)
+                let theirs = Array(unaware.frame(columns: 30, at: t).text)
+                #expect(mine.count == theirs.count)
+                for index in mine.indices where mine[index] != theirs[index] {
+                    #expect(mine[index] == " ")
+                    sawLeadIn = true
+                }
+            }
+            // The canonical timeline is a plain one: read without `phase`, every frame is the same.
+            var canonicalFields = Timeline(tape: Self.new, settings: settings, at: 0).fields
+            canonicalFields[Timeline.Key.phase] = nil
+            let plain = try Timeline(fields: canonicalFields)
+            for t in Self.samples(from: Self.at(100), span: 60_000_000, count: 100) {
+                #expect(plain.frame(columns: 30, at: t) == Timeline(tape: Self.new, settings: settings, at: 0).frame(columns: 30, at: t))
+            }
+        }
+        #expect(sawLeadIn)
+    }
+
     @Test("loops are refused with phase wall-clock")
     func loopsRefused() {
         #expect(throws: SettingsError.self) {
