@@ -1,5 +1,5 @@
 /// Facts about the model that clients may want to check.
 public enum TickerModelInfo {
     /// Version of the published rendering rules (`docs/rendering.md`); bumped when a frame could change.
-    public static let rulesVersion = 2
+    public static let rulesVersion = 3
 }

@@ -2,5 +2,5 @@ import Testing
 @testable import TickerModel
 
 @Test func modelLinks() {
-    #expect(TickerModelInfo.rulesVersion == 2)
+    #expect(TickerModelInfo.rulesVersion == 3)
 }

@@ -22,24 +22,27 @@ extension Timeline {
     /// true, in bounce, static and pages mode, when no viewer scrolls the old text (the seam
     /// width is 0), when the old motion never reaches the seam (its loops end first), or when a
     /// previous change is already entering the view.
+    ///
+    /// A phase-locked timeline (``isPhaseLocked``) ignores `seamColumns` and computes its seam
+    /// from the content and `t` alone; the new tape stays epoch-anchored (blank cells, at most
+    /// one message, keep a message cut by the seam out of view), and every change — at a seam or
+    /// at once — ends in the new tape's canonical form (docs/rendering.md §13). Pass the change's
+    /// scheduled instant as `t` when it has one, so every screen computes the same seam.
     public func applying(_ newTape: Tape, at t: Instant, urgent: Bool = false, seamColumns: Int? = nil) -> Timeline {
         var base = settled(at: t)
         if urgent || mode == .bounce || mode == .static || mode == .pages {
             return base.restarted(with: newTape, at: t)
         }
         let now = base.effectiveTime(t)
-        let reach = min(max(0, seamColumns ?? Int.max), base.tape.contentWidth - 1)
-        let oldWidth = base.tape.width
-        let cell = Timeline.split(base.motion.position(at: now)).cell
         if let pending = base.pending {
-            guard let switchAt = base.switchInstant, now < switchAt else {
+            guard !base.pendingChangeIsInView(at: t, seamColumns: seamColumns) else {
                 return base.restarted(with: newTape, at: t)
             }
             let seam = pending.switchPosition
-            let invisible = direction == .left ? cell + max(reach, 0) <= seam : cell >= seam
-            guard invisible else { return base.restarted(with: newTape, at: t) }
             if newTape == base.tape {
                 base.pending = nil
+            } else if isPhaseLocked {
+                base.pending = base.phaseLockedChange(to: newTape, seam: seam, changedAt: now)
             } else {
                 // The same switch; the stream continues there with the new tape's message.
                 let byMessage = base.switchesByMessage(to: newTape)
@@ -54,11 +57,18 @@ extension Timeline {
             return base
         }
         if newTape == base.tape { return base }
-        guard oldWidth > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
-        let seam = base.messageSeam(to: newTape, cell: cell, reach: reach)
-        base.pending = PendingChange(
-            tape: newTape, switchPosition: seam.switchPosition, nextStart: seam.nextStart,
-            speed: base.speed(forWidth: newTape.width), changedAt: now)
+        let reach = base.seamReach(seamColumns)
+        guard base.tape.width > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
+        let cell = Timeline.split(base.motion.position(at: now)).cell
+        if isPhaseLocked {
+            let seam = base.phaseLockedSeam(to: newTape, cell: cell, reach: reach)
+            base.pending = base.phaseLockedChange(to: newTape, seam: seam, changedAt: now)
+        } else {
+            let seam = base.messageSeam(to: newTape, cell: cell, reach: reach)
+            base.pending = PendingChange(
+                tape: newTape, switchPosition: seam.switchPosition, nextStart: seam.nextStart,
+                speed: base.speed(forWidth: newTape.width), changedAt: now)
+        }
         guard base.switchInstant != nil else { return base.restarted(with: newTape, at: t) }
         return base
     }
@@ -67,6 +77,8 @@ extension Timeline {
     /// (the switch reached, and for direction right the old tape out of every scrolling view):
     /// the new tape, anchored at the switch with position ``PendingChange/nextStart``. Frames are
     /// identical for every viewer narrower than the old content. Otherwise the timeline itself.
+    /// A phase-locked timeline settles (at ``settleInstant``, lead-in out of view) into the new
+    /// tape's canonical form, anchored at the epoch, whose frames it shows from then on.
     public func settled(at t: Instant) -> Timeline {
         guard let pending, let switchAt = switchInstant, let settleAt = settleInstant,
               effectiveTime(t) >= settleAt else { return self }
@@ -76,7 +88,7 @@ extension Timeline {
         result.pending = nil
         result.position = Double(pending.nextStart)
         result.anchor = mode == .scroll ? switchAt : switchAt - delay
-        return result
+        return isPhaseLocked ? result.canonical(with: pending.tape) : result
     }
 
     /// The timeline frozen at `t` (frames after `t` stay as at `t`); unchanged if already paused.
@@ -88,10 +100,17 @@ extension Timeline {
     }
 
     /// The timeline moving again from `t`, continuing from the frozen position: the time origin
-    /// moves on by the length of the pause. Unchanged if not paused.
+    /// moves on by the length of the pause. Unchanged if not paused. A phase-locked timeline
+    /// moves on from where the wall clock puts it instead (every other screen's position).
     public func resumed(at t: Instant) -> Timeline {
         guard let pausedAt else { return self }
         var result = self
+        if isPhaseLocked {
+            // Anchored at the epoch: the stream is where it would have been (where every other
+            // screen is), not where it froze.
+            result.pausedAt = nil
+            return result.settled(at: t)
+        }
         result.anchor += max(0, t - pausedAt)
         if let changedAt = result.pending?.changedAt { result.pending?.changedAt = changedAt + max(0, t - pausedAt) }
         result.pausedAt = nil
@@ -99,8 +118,14 @@ extension Timeline {
     }
 
     /// The same settings with `newTape` starting at home at `t` (the start delay applies again);
-    /// a paused timeline stays paused, at home.
+    /// a paused timeline stays paused, at home. A phase-locked timeline takes `newTape`'s
+    /// canonical form instead, anchored at the epoch, whatever `t`.
     public func restarted(with newTape: Tape, at t: Instant) -> Timeline {
+        if isPhaseLocked {
+            var result = canonical(with: newTape)
+            if pausedAt != nil { result.pausedAt = t }
+            return result
+        }
         var result = self
         result.tape = newTape
         result.anchor = t
