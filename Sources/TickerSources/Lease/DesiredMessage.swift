@@ -1,3 +1,5 @@
+import DBus
+
 /// A message as a source wants it shown now (what the lease manager keeps tickerd in line with).
 public struct DesiredMessage: Hashable, Sendable {
     /// Its channel.
@@ -12,6 +14,11 @@ public struct DesiredMessage: Hashable, Sendable {
     public var link: String?
     /// When it ends by itself (microseconds since the Unix epoch), if it does.
     public var expires: Int64?
+    /// Further `Post` options (`start`, `effect`, `reveal`), as tickerd lists them back.
+    public var options: [String: DBusValue] = [:]
+
+    /// When it starts, if it is scheduled (`start`, microseconds since the Unix epoch).
+    var start: Int64? { options["start"]?.int64Value }
 
     /// Whether tickerd's copy `held` shows the same (ignoring when each ends).
     func looksLike(_ held: DesiredMessage) -> Bool {
