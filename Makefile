@@ -47,13 +47,16 @@ CONFIG ?= debug
 # the width-table generator check and the journal collector. The sources tests: mpv with Debian's
 # mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate),
 # libical-dev for the calendar source, python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES)
-# and libcurl4 for FoundationNetworking (feeds and calendar URLs).
+# and libcurl4 for FoundationNetworking (feeds and calendar URLs); libmosquitto-dev for the MQTT
+# source, and for its fleet tests the real broker (mosquitto), its clients (mosquitto-clients:
+# mosquitto_pub, mosquitto_sub, mosquitto_passwd is in mosquitto) and openssl for test certificates.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
                 strace libxml2 python3 \
                 mpv mpv-mpris libnotify-bin xdg-utils \
-                libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev
+                libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev \
+                libmosquitto-dev mosquitto mosquitto-clients openssl
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no

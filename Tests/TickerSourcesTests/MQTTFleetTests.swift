@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The MQTT source end to end: a real mosquitto on loopback, several screens (each a real tickerd
+/// on its own private bus with its own state, and the real tickerd-sources), fleet messages
+/// published with mosquitto_pub, and busctl/dbus-monitor as the independent witnesses.
+@Suite(.serialized) struct MQTTFleetTests {
+    /// A message as every screen should list it.
+    struct Shown: Hashable, CustomStringConvertible {
+        var id: String
+        var channel: String
+        var text: String
+        var description: String { "\(id)@\(channel)=\(text)" }
+    }
+
+    /// One screen: tickerd, its sources service following the fleet, and a signal witness.
+    final class Screen {
+        let fixture: SourcesFixture
+        let signals: SignalLog
+
+        init(_ sources: String) throws {
+            fixture = try SourcesFixture(sources: sources)
+            signals = try SignalLog(address: fixture.address)
+            try fixture.startService()
+        }
+
+        func shown() throws -> Set<Shown> {
+            Set(try fixture.messages(of: "fleet").map { Shown(id: $0.id, channel: $0.channel, text: $0.text) })
+        }
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+
+    static func shown(_ pairs: [(String, String)]) -> Set<Shown> {
+        Set(pairs.map { topic, text in
+            let parts = topic.split(separator: "/")
+            return Shown(id: "src/fleet/\(parts[0])/\(parts[1])", channel: String(parts[0]), text: text)
+        })
+    }
+
+    /// Waits until every screen shows `expected`; records what they showed when they do not.
+    func converge(_ screens: [Screen], _ expected: Set<Shown>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (index, screen) in screens.enumerated() {
+            let reached = try screen.fixture.wait(.seconds(15)) { try screen.shown() == expected }
+            let shown = try screen.shown()
+            #expect(reached, "\(what): screen \(index) shows \(shown), expected \(expected)\n\(screen.fixture.log)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Every message id started at most once on each screen (posted once, changed in place).
+    func noDuplicates(_ screens: [Screen], sourceLocation: SourceLocation = #_sourceLocation) {
+        for (index, screen) in screens.enumerated() {
+            let started = screen.signals.ids("MessageStarted").filter { $0.hasPrefix("src/fleet/") }
+            #expect(!started.isEmpty, "screen \(index): dbus-monitor saw no MessageStarted", sourceLocation: sourceLocation)
+            #expect(started.count == Set(started).count, "screen \(index) started twice: \(started)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func screensFollowTheFleetLateJoinersAndRestartsIncluded() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let start = Self.now() + 2_000_000
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 12, "mode": "continuous"}"#)
+        try broker.publish("tickerd/lobby/main/welcome", #"{"text": "Welcome to the lobby", "priority": 2, "start": \#(start)}"#)
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-guest"}"#)
+        try broker.publish("tickerd/lobby/news/lunch", #"{"text": "Lunch at noon", "link": "https://example.org/lunch"}"#)
+        try broker.publish("tickerd/lobby/main/broken", #"{"text": 5}"#)
+        try broker.publish("tickerd/lobby/main/typo", #"{"text": "x", "colour": "red"}"#)
+        try broker.publish("tickerd/lobby/main/notjson", "{text")
+        let lease = "lease = \"2s\"\n\n"
+        var screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+        ]
+        var expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-guest"), ("news/lunch", "Lunch at noon"),
+        ])
+        try converge(screens, expected, "first retained set")
+        let log = screens[0].fixture.log
+        #expect(log.contains("topic tickerd/lobby/main/broken: \"text\" must be a string, got an integer"), "\(log)")
+        #expect(log.contains("topic tickerd/lobby/main/typo: unknown option 'colour'"), "\(log)")
+        #expect(log.contains("topic tickerd/lobby/main/notjson: not valid JSON"), "\(log)")
+        #expect(log.contains("source=fleet"))
+        let lunch = try #require(try screens[0].fixture.messages(of: "fleet").first { $0.id == "src/fleet/news/lunch" })
+        #expect(lunch.link == "https://example.org/lunch")
+        for screen in screens {
+            let timeline = try screen.fixture.ok("busctl", [
+                "--address=\(screen.fixture.address)", "get-property", "io.github.tickerd.Ticker1",
+                "/io/github/tickerd/Ticker1/channel/main", "io.github.tickerd.Ticker1.Channel", "Timeline",
+            ])
+            #expect(timeline.contains("\"speed\" d 12"), "\(timeline)")
+        }
+
+        // Change one, remove one, add one.
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-2024"}"#)
+        try broker.publish("tickerd/lobby/news/lunch", "")
+        try broker.publish("tickerd/lobby/news/fire-drill", #"{"text": "Fire drill at 3 pm", "urgent": true}"#)
+        expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-2024"), ("news/fire-drill", "Fire drill at 3 pm"),
+        ])
+        try converge(screens, expected, "after changes")
+
+        // A late joiner gets the whole state from the retained messages.
+        screens.append(try Screen(lease + broker.sourceTable(clientID: "screen-c")))
+        try converge(screens, expected, "late joiner")
+
+        // A screen whose service is killed and restarted adopts its messages: no second copy.
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        #expect(screens[1].fixture.wait { screens[1].fixture.log.contains("in step with the broker") })
+        try converge(screens, expected, "after a restart")
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-2025"}"#)
+        expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-2025"), ("news/fire-drill", "Fire drill at 3 pm"),
+        ])
+        try converge(screens, expected, "after the restart, a change")
+        noDuplicates(screens)
+        #expect(screens[1].signals.ids("MessageEnded").filter { $0.hasPrefix("src/fleet/main/") }.isEmpty,
+                "\(screens[1].signals.ids("MessageEnded"))")
+    }
+
+    @Test func brokerOutageKeepsTheMessagesAndItsReturnConverges() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One"}"#)
+        try broker.publish("tickerd/lobby/main/two", #"{"text": "Two"}"#)
+        try broker.publish("tickerd/lobby/alerts/three", #"{"text": "Three", "end": \#(Self.now() + 3_600_000_000)}"#)
+        let lease = "lease = \"2s\"\n\n"
+        let screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-c", extra: "protocol = \"mqtt311\"\n")),
+        ]
+        let expected = Self.shown([("main/one", "One"), ("main/two", "Two"), ("alerts/three", "Three")])
+        try converge(screens, expected, "before the outage")
+
+        // Ten seconds without the broker (five leases): the messages stay on every screen.
+        try broker.stop()
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains("unreachable") })
+        }
+        let outageEnds = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < outageEnds {
+            for (index, screen) in screens.enumerated() {
+                let shown = try screen.shown()
+                #expect(shown == expected, "screen \(index) during the outage: \(shown)")
+                if shown != expected { return }
+            }
+            usleep(250_000)
+        }
+
+        // It comes back with the same retained state: nothing changes, nothing is posted twice.
+        try broker.start()
+        for screen in screens {
+            #expect(screen.fixture.wait {
+                screen.fixture.log.components(separatedBy: "connected to the broker").count - 1 >= 2
+                    && screen.fixture.log.components(separatedBy: "in step with the broker").count - 1 >= 1
+            }, "\(screen.fixture.log)")
+        }
+        try converge(screens, expected, "after the broker's return")
+        noDuplicates(screens)
+        for screen in screens {
+            #expect(screen.signals.ids("MessageEnded").isEmpty, "\(screen.signals.ids("MessageEnded"))")
+        }
+
+        // It comes back with another retained state (prepared on a second broker, whose saved
+        // state replaces this one's): every screen converges to it.
+        let other = try MosquittoBroker()
+        try other.start()
+        try other.publish("tickerd/lobby/main/one", #"{"text": "One, changed"}"#)
+        try other.publish("tickerd/lobby/main/four", #"{"text": "Four"}"#)
+        try other.stop()
+        try broker.stop()
+        try FileManager.default.removeItem(atPath: broker.persistenceFile)
+        try FileManager.default.copyItem(atPath: other.persistenceFile, toPath: broker.persistenceFile)
+        try broker.start()
+        try converge(screens, Self.shown([("main/one", "One, changed"), ("main/four", "Four")]), "another retained state")
+        noDuplicates(screens)
+    }
+
+    @Test func securedBrokerTLSPasswordsAndACLsAScreenCannotPublish() throws {
+        let broker = try MosquittoBroker(secured: true)
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/hello", #"{"text": "Hello over TLS"}"#)
+        let screen = try Screen(broker.sourceTable(clientID: "screen-tls", extra: "protocol = \"mqtt311\"\n"))
+        try converge([screen], Self.shown([("main/hello", "Hello over TLS")]), "over TLS")
+        #expect(screen.fixture.log.contains("in step with the broker"))
+        #expect(!screen.fixture.log.contains("did not come back"), "the ACL lets a screen use its sync topic")
+
+        // MQTT 5: the broker answers a screen's publish with "not authorized".
+        let refused = try ChildProcess.run("mosquitto_pub", broker.clientArguments(user: "screen") + [
+            "-V", "mqttv5", "-q", "1", "-r", "-t", "tickerd/lobby/main/evil", "-m", #"{"text": "Evil"}"#,
+        ])
+        #expect(refused.stderr.contains("Not authorized") || refused.stdout.contains("Not authorized"),
+                "status \(refused.status): \(refused.stdout) \(refused.stderr)")
+
+        // MQTT 3.1.1 has no answer: an admin subscriber sees the marker published after it, and
+        // not the screen's message.
+        let watcher = try ChildProcess("mosquitto_sub", broker.clientArguments() + ["-V", "mqttv311", "-v", "-t", "tickerd/#"])
+        defer { watcher.kill(SIGTERM) }
+        #expect(watcher.waitForOutput(timeout: .seconds(10)) { $0.contains("Hello over TLS") })
+        let silent = try ChildProcess.run("mosquitto_pub", broker.clientArguments(user: "screen") + [
+            "-V", "mqttv311", "-q", "1", "-t", "tickerd/lobby/main/sneaky", "-m", #"{"text": "Sneaky"}"#,
+        ])
+        #expect(silent.status == 0, "3.1.1 gives the publisher no refusal: \(silent.stderr)")
+        try broker.publish("tickerd/lobby/marker", "after the screen", retained: false)
+        #expect(watcher.waitForOutput(timeout: .seconds(10)) { $0.contains("after the screen") })
+        #expect(!watcher.standardOutput.contains("Sneaky") && !watcher.standardOutput.contains("Evil"), "\(watcher.standardOutput)")
+        #expect(try screen.shown() == Self.shown([("main/hello", "Hello over TLS")]))
+
+        // Wrong credentials: refused, logged, nothing shown changes.
+        let intruder = try Screen(broker.sourceTable(clientID: "intruder").replacingOccurrences(of: "screen-secret", with: "guess"))
+        #expect(intruder.fixture.wait { intruder.fixture.log.contains("refused") }, "\(intruder.fixture.log)")
+        #expect(try intruder.shown().isEmpty)
+    }
+}
