@@ -54,6 +54,9 @@ public enum TickerBus {
         case storageFailed = "StorageFailed"
         /// The configuration file is bad; the old configuration stays in force.
         case invalidConfig = "InvalidConfig"
+        /// The channel is phase-locked (`phase` `wall-clock`): its motion follows the wall clock
+        /// on every screen, so it cannot be paused on one.
+        case phaseLocked = "PhaseLocked"
 
         /// The full D-Bus error name, e.g. `io.github.tickerd.Ticker1.Error.InvalidText`.
         public var name: String { TickerBus.errorPrefix + rawValue }

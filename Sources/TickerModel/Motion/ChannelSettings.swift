@@ -86,6 +86,8 @@ public struct ChannelSettings: Sendable, Hashable {
     public var separator: String
     /// Text after the last message, before the tape repeats; nil means the separator.
     public var gap: String?
+    /// What the motion is anchored to (default local); ``Phase/wallClock`` needs `loops` 0.
+    public var phase: Phase
 
     /// The default separator, `"  •  "`.
     public static let defaultSeparator = "  •  "
@@ -109,7 +111,8 @@ public struct ChannelSettings: Sendable, Hashable {
         direction: Direction = .left,
         align: Align = .left,
         separator: String = ChannelSettings.defaultSeparator,
-        gap: String? = nil
+        gap: String? = nil,
+        phase: Phase = .local
     ) {
         self.mode = mode
         self.speed = speed
@@ -120,6 +123,7 @@ public struct ChannelSettings: Sendable, Hashable {
         self.align = align
         self.separator = separator
         self.gap = gap
+        self.phase = phase
     }
 
     /// The hold time in effect: ``delay`` or the mode's default.
@@ -155,6 +159,10 @@ public struct ChannelSettings: Sendable, Hashable {
         // The motions add and double delays in µs; a year keeps every sum far inside Int64.
         if let delay, delay > ChannelSettings.maximumDelay {
             throw SettingsError("delay must be at most a year (\(ChannelSettings.maximumDelay) µs), not \(delay)")
+        }
+        if phase == .wallClock, loops > 0 {
+            throw SettingsError(
+                "phase wall-clock repeats for ever: loops must be 0, not \(loops) (a count from the epoch means nothing)")
         }
         do {
             copy.separator = try TextSanitizer.sanitize(separator, limits: limits)

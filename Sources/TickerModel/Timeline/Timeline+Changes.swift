@@ -22,24 +22,27 @@ extension Timeline {
     /// true, in bounce, static and pages mode, when no viewer scrolls the old text (the seam
     /// width is 0), when the old motion never reaches the seam (its loops end first), or when a
     /// previous change is already entering the view.
+    ///
+    /// A phase-locked timeline (``isPhaseLocked``) ignores `seamColumns` and computes its seam
+    /// from the content and `t` alone; the new tape stays epoch-anchored (blank cells, at most
+    /// one message, keep a message cut by the seam out of view), and every change — at a seam or
+    /// at once — ends in the new tape's canonical form (docs/rendering.md §13). Pass the change's
+    /// scheduled instant as `t` when it has one, so every screen computes the same seam.
     public func applying(_ newTape: Tape, at t: Instant, urgent: Bool = false, seamColumns: Int? = nil) -> Timeline {
         var base = settled(at: t)
         if urgent || mode == .bounce || mode == .static || mode == .pages {
             return base.restarted(with: newTape, at: t)
         }
         let now = base.effectiveTime(t)
-        let reach = min(max(0, seamColumns ?? Int.max), base.tape.contentWidth - 1)
-        let oldWidth = base.tape.width
-        let cell = Timeline.split(base.motion.position(at: now)).cell
         if let pending = base.pending {
-            guard let switchAt = base.switchInstant, now < switchAt else {
+            guard !base.pendingChangeIsInView(at: t, seamColumns: seamColumns) else {
                 return base.restarted(with: newTape, at: t)
             }
             let seam = pending.switchPosition
-            let invisible = direction == .left ? cell + max(reach, 0) <= seam : cell >= seam
-            guard invisible else { return base.restarted(with: newTape, at: t) }
             if newTape == base.tape {
                 base.pending = nil
+            } else if isPhaseLocked {
+                base.pending = base.phaseLockedChange(to: newTape, seam: seam, changedAt: now)
             } else {
                 // The same switch; the stream continues there with the new tape's message.
                 let byMessage = base.switchesByMessage(to: newTape)
@@ -54,11 +57,18 @@ extension Timeline {
             return base
         }
         if newTape == base.tape { return base }
-        guard oldWidth > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
-        let seam = base.messageSeam(to: newTape, cell: cell, reach: reach)
-        base.pending = PendingChange(
-            tape: newTape, switchPosition: seam.switchPosition, nextStart: seam.nextStart,
-            speed: base.speed(forWidth: newTape.width), changedAt: now)
+        let reach = base.seamReach(seamColumns)
+        guard base.tape.width > 0, reach > 0 else { return base.restarted(with: newTape, at: t) }
+        let cell = Timeline.split(base.motion.position(at: now)).cell
+        if isPhaseLocked {
+            let seam = base.phaseLockedSeam(to: newTape, cell: cell, reach: reach)
+            base.pending = base.phaseLockedChange(to: newTape, seam: seam, changedAt: now)
+        } else {
+            let seam = base.messageSeam(to: newTape, cell: cell, reach: reach)
+            base.pending = PendingChange(
+                tape: newTape, switchPosition: seam.switchPosition, nextStart: seam.nextStart,
+                speed: base.speed(forWidth: newTape.width), changedAt: now)
+        }
         guard base.switchInstant != nil else { return base.restarted(with: newTape, at: t) }
         return base
     }
@@ -76,7 +86,7 @@ extension Timeline {
         result.pending = nil
         result.position = Double(pending.nextStart)
         result.anchor = mode == .scroll ? switchAt : switchAt - delay
-        return result
+        return isPhaseLocked ? result.canonical(with: pending.tape) : result
     }
 
     /// The timeline frozen at `t` (frames after `t` stay as at `t`); unchanged if already paused.
@@ -92,6 +102,12 @@ extension Timeline {
     public func resumed(at t: Instant) -> Timeline {
         guard let pausedAt else { return self }
         var result = self
+        if isPhaseLocked {
+            // Anchored at the epoch: the stream is where it would have been (where every other
+            // screen is), not where it froze.
+            result.pausedAt = nil
+            return result.settled(at: t)
+        }
         result.anchor += max(0, t - pausedAt)
         if let changedAt = result.pending?.changedAt { result.pending?.changedAt = changedAt + max(0, t - pausedAt) }
         result.pausedAt = nil
@@ -101,6 +117,11 @@ extension Timeline {
     /// The same settings with `newTape` starting at home at `t` (the start delay applies again);
     /// a paused timeline stays paused, at home.
     public func restarted(with newTape: Tape, at t: Instant) -> Timeline {
+        if isPhaseLocked {
+            var result = canonical(with: newTape)
+            if pausedAt != nil { result.pausedAt = t }
+            return result
+        }
         var result = self
         result.tape = newTape
         result.anchor = t

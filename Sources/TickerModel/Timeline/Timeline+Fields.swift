@@ -43,12 +43,16 @@ extension Timeline {
         public static let changed = "changed"
         /// `x` the instant the stream froze, present while paused.
         public static let paused = "paused"
+        /// `s` `wall-clock` for a phase-locked timeline (docs/rendering.md §13); absent means `local`.
+        public static let phase = "phase"
+        /// `d` blank cells on the new side of the switch of a phase-locked timeline; absent means 0.
+        public static let nextLeadIn = "nextLeadIn"
     }
 
     /// The Timeline as the D-Bus `a{sv}` dictionary; ``init(fields:)`` reads it back.
     public var fields: [String: TimelineValue] {
         // Room for every key at once (else the optional keys below rehash the table).
-        var fields = [String: TimelineValue](minimumCapacity: 23)
+        var fields = [String: TimelineValue](minimumCapacity: 25)
         forEachField { key, value in fields[key] = value }
         return fields
     }
@@ -73,10 +77,12 @@ extension Timeline {
             try body(Key.next, .string(pending.tape.text))
             try body(Key.nextGap, .string(pending.tape.gap))
             if let layout = pending.tape.layout { try body(EffectFields.nextLayoutKey, .string(EffectFields.encode(layout))) }
+            if pending.leadIn > 0 { try body(Key.nextLeadIn, .double(Double(pending.leadIn))) }
             try body(Key.nextSpeed, .double(pending.speed))
             try body(Key.nextStart, .double(Double(pending.nextStart)))
         }
         if let pausedAt { try body(Key.paused, .int64(pausedAt)) }
+        if phase != .local { try body(Key.phase, .string(phase.rawValue)) }
         try body(Key.position, .double(position))
         try body(Key.speed, .double(speed))
         if let pending { try body(Key.switchPosition, .double(Double(pending.switchPosition))) }
@@ -112,8 +118,13 @@ extension Timeline {
                   nextStart < Double(max(1, next.width)) else {
                 throw TimelineFieldError("\(Key.nextStart) must be a whole number of cells within the width of \(Key.next)")
             }
+            var leadIn = 0.0
+            if fields[Key.nextLeadIn] != nil { leadIn = try reader.double(Key.nextLeadIn) }
+            guard leadIn == leadIn.rounded(), leadIn >= 0, leadIn <= Double(next.width) else {
+                throw TimelineFieldError("\(Key.nextLeadIn) must be a whole number of cells, at most the width of \(Key.next)")
+            }
             pending = PendingChange(
-                tape: next, switchPosition: Int(seam), nextStart: Int(nextStart), speed: nextSpeed,
+                tape: next, switchPosition: Int(seam), nextStart: Int(nextStart), leadIn: Int(leadIn), speed: nextSpeed,
                 changedAt: try reader.optionalInt64(Key.changed))
         }
         let delay = try reader.int64(Key.delay)
@@ -124,7 +135,8 @@ extension Timeline {
             easing: try reader.name(Key.easing, as: Easing.self), loops: try reader.uint32(Key.loops),
             direction: try reader.name(Key.direction, as: Direction.self),
             align: try reader.name(Key.align, as: Align.self), pending: pending,
-            pausedAt: try reader.optionalInt64(Key.paused))
+            pausedAt: try reader.optionalInt64(Key.paused),
+            phase: fields[Key.phase] == nil ? .local : try reader.name(Key.phase, as: Phase.self))
     }
 }
 

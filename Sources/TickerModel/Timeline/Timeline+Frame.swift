@@ -19,6 +19,11 @@ extension Timeline {
 
     /// The frame at `t`, with tapes put in by `painter` (which gathers what effects it showed).
     func render<Painter: FramePainter>(columns: Int, at t: Instant, painter: inout Painter) -> Frame {
+        if isPhaseLocked, pending != nil {
+            // From the settle instant on, the canonical form (docs/rendering.md §13).
+            let settledView = settled(at: t)
+            if settledView.pending == nil { return settledView.render(columns: columns, at: t, painter: &painter) }
+        }
         let c = max(0, columns)
         let now = effectiveTime(t)
         var out = [UInt8]()
@@ -76,11 +81,15 @@ extension Timeline {
         let newOrigin = seam - pending.nextStart
         let lowerOrigin = direction == .left ? 0 : newOrigin
         let upperOrigin = direction == .left ? newOrigin : 0
-        if from < seam {
-            painter.appendCells(lower, from: from - lowerOrigin, to: min(to, seam) - lowerOrigin, into: &out)
+        // The lead-in: blank cells on the new side, next to the seam (none but phase-locked).
+        let blank = direction == .left ? seam..<(seam + pending.leadIn) : (seam - pending.leadIn)..<seam
+        if from < blank.lowerBound {
+            painter.appendCells(lower, from: from - lowerOrigin, to: min(to, blank.lowerBound) - lowerOrigin, into: &out)
         }
-        if to > seam {
-            painter.appendCells(upper, from: max(from, seam) - upperOrigin, to: to - upperOrigin, into: &out)
+        let blankCells = min(to, blank.upperBound) - max(from, blank.lowerBound)
+        if blankCells > 0 { out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: blankCells)) }
+        if to > blank.upperBound {
+            painter.appendCells(upper, from: max(from, blank.upperBound) - upperOrigin, to: to - upperOrigin, into: &out)
         }
     }
 

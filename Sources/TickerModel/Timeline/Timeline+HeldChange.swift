@@ -10,7 +10,7 @@ extension Timeline {
         guard let pending = base.pending, mode == .continuous || mode == .scroll else { return false }
         let now = base.effectiveTime(t)
         guard let switchAt = base.switchInstant, now < switchAt else { return true }
-        let reach = min(max(0, seamColumns ?? Int.max), base.tape.contentWidth - 1)
+        let reach = base.seamReach(seamColumns)
         let cell = Timeline.split(base.motion.position(at: now)).cell
         let seam = pending.switchPosition
         let invisible = direction == .left ? cell + max(reach, 0) <= seam : cell >= seam

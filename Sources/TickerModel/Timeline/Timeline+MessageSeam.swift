@@ -32,9 +32,19 @@ extension Timeline {
     /// `cell`. In scroll mode, or when the old tape was built from plain strings, the only
     /// boundaries are the starts of the old tape's cycles, and the new tape starts at its cell 0.
     func messageSeam(to newTape: Tape, cell: Int, reach: Int) -> MessageSeam {
-        let width = tape.width
         let byMessage = switchesByMessage(to: newTape)
-        let cells = boundaries(byMessage: byMessage).map(\.cell)
+        let seam = seamPosition(in: boundaries(byMessage: byMessage).map(\.cell), cell: cell, reach: reach)
+        guard byMessage, let message = messageIndex(atSeam: seam, byMessage: true) else {
+            return MessageSeam(switchPosition: seam, nextStart: 0)
+        }
+        return MessageSeam(switchPosition: seam, nextStart: continuation(from: message, into: newTape))
+    }
+
+    /// The stream position of the boundary a change switches at, for boundaries at `cells` (sorted
+    /// cells of the old tape's cycle) repeating every cycle: for direction left the first at or
+    /// beyond `cell + reach`, for direction right the last at or below `cell`.
+    func seamPosition(in cells: [Int], cell: Int, reach: Int) -> Int {
+        let width = tape.width
         let target = direction == .left ? cell + reach : cell
         let cycle = target.floorDiv(width)
         let within = target - cycle * width
@@ -53,11 +63,7 @@ extension Timeline {
                 base -= width
             }
         }
-        let seam = base + cells[index]
-        guard byMessage, let message = messageIndex(atSeam: seam, byMessage: true) else {
-            return MessageSeam(switchPosition: seam, nextStart: 0)
-        }
-        return MessageSeam(switchPosition: seam, nextStart: continuation(from: message, into: newTape))
+        return base + cells[index]
     }
 
     /// The new tape's cell where the stream continues when the switch lies at old message

@@ -9,6 +9,19 @@ extension Timeline {
     /// instant the change was made. Nil while paused.
     public func nextChange(after t: Instant, columns: Int) -> Instant? {
         guard pausedAt == nil else { return nil }
+        if isPhaseLocked, pending != nil {
+            // Frames follow the canonical form from the settle instant on (docs/rendering.md §13).
+            let settledView = settled(at: t)
+            if settledView.pending == nil { return settledView.nextChange(after: t, columns: columns) }
+            let unsettled = unsettledNextChange(after: t, columns: columns)
+            guard let settleAt = settleInstant else { return unsettled }
+            return min(unsettled ?? settleAt, settleAt)
+        }
+        return unsettledNextChange(after: t, columns: columns)
+    }
+
+    /// ``nextChange(after:columns:)`` of this timeline as it is, pending change and all.
+    func unsettledNextChange(after t: Instant, columns: Int) -> Instant? {
         let c = max(0, columns)
         let soonest = nextViewedTapeChange(columns: c, after: t)
         let current = viewedTape(columns: c, at: t)

@@ -19,22 +19,38 @@ extension Timeline {
     }
 
     /// The motion after the switch: the new tape from the switch position, as if it started there
-    /// (continuous mode has no start delay at a seam).
+    /// (continuous mode has no start delay at a seam). Phase-locked (docs/rendering.md §13): in
+    /// continuous mode when the stream keeps its speed, the current motion itself (one function
+    /// of time across the change); in scroll mode the new tape holds at the switch until the
+    /// first instant at or after it that starts one of the new tape's epoch-aligned cycles.
     func nextMotion(_ pending: PendingChange, switchAt: Instant) -> StreamMotion {
-        StreamMotion(
+        var next = StreamMotion(
             mode: mode, anchor: mode == .scroll ? switchAt : switchAt - delay,
             position: Double(pending.switchPosition), speed: pending.speed, delay: delay,
             easing: easing, loops: loops, direction: direction, width: pending.tape.width)
+        guard isPhaseLocked else { return next }
+        if mode == .continuous, pending.speed == speed {
+            next.anchor = anchor
+            next.position = position
+        } else if mode == .scroll {
+            next.anchor = Timeline.epochCycleStart(atOrAfter: switchAt, period: delay + next.moveDuration)
+        }
+        return next
     }
 
     /// The instant from which no viewer narrower than the old content can see the old tape, so the
     /// pending change can be folded into a plain timeline (``settled(at:)``, on the timeline's
-    /// clock: a pause moves it on); nil if that never happens or nothing is pending.
+    /// clock: a pause moves it on); nil if that never happens or nothing is pending. Phase-locked,
+    /// the lead-in must be out of view too, and in scroll mode the new tape's cycles under way.
     public var settleInstant: Instant? {
         guard let pending, let switchAt = switchInstant else { return nil }
-        if direction == .left { return switchAt }
         let next = nextMotion(pending, switchAt: switchAt)
-        let reach = max(0, tape.contentWidth - 1)
+        if direction == .left {
+            guard isPhaseLocked else { return switchAt }
+            if mode == .scroll { return max(switchAt, next.anchor) }
+            return pending.leadIn > 0 ? next.arrival(at: pending.switchPosition + pending.leadIn) : switchAt
+        }
+        let reach = max(0, tape.contentWidth - 1) + pending.leadIn
         if mode == .scroll {
             let step = max(1, pending.tape.width)
             let cycles = (reach + step - 1) / step

@@ -32,6 +32,10 @@ public struct Timeline: Sendable, Equatable {
     public internal(set) var pending: PendingChange?
     /// When paused: the instant the stream froze.
     public internal(set) var pausedAt: Instant?
+    /// What the motion is anchored to. Phase-locked (``Phase/wallClock``) timelines settle into
+    /// their canonical form — ``anchor`` the epoch (0), ``position`` 0 — which depends on the
+    /// content and the settings alone (docs/rendering.md §13).
+    public internal(set) var phase: Phase = .local
 
     /// Cells in one cycle of ``tape``.
     public var width: Int { tape.width }
@@ -40,9 +44,12 @@ public struct Timeline: Sendable, Equatable {
 
     /// A timeline that starts `tape` at home at `start` with the channel's `settings`
     /// (validate them first with ``ChannelSettings/validated(limits:)``); `paused` freezes it there.
+    /// A phase-locked one (``ChannelSettings/phase`` wall-clock) ignores `start`: it is anchored
+    /// at the epoch, so its frames depend on the content and the settings alone.
     public init(tape: Tape, settings: ChannelSettings, at start: Instant, paused: Bool = false) {
         self.tape = tape
-        self.anchor = start
+        self.phase = settings.phase
+        self.anchor = settings.phase == .wallClock ? 0 : start
         self.position = 0
         if case let .cycleDuration(duration) = settings.speed {
             self.cycleDuration = duration
@@ -64,7 +71,7 @@ public struct Timeline: Sendable, Equatable {
     init(
         tape: Tape, anchor: Instant, position: Double, speed: Double, cycleDuration: Int64?,
         mode: Mode, delay: Int64, easing: Easing, loops: UInt32, direction: Direction,
-        align: Align, pending: PendingChange?, pausedAt: Instant?
+        align: Align, pending: PendingChange?, pausedAt: Instant?, phase: Phase = .local
     ) {
         self.tape = tape
         self.anchor = anchor
@@ -79,7 +86,11 @@ public struct Timeline: Sendable, Equatable {
         self.align = align
         self.pending = pending
         self.pausedAt = pausedAt
+        self.phase = phase
     }
+
+    /// True when the motion is anchored to the epoch (``Phase/wallClock``).
+    public var isPhaseLocked: Bool { phase == .wallClock }
 
     /// The speed, in cells per second, this timeline gives a tape `width` cells wide.
     func speed(forWidth width: Int) -> Double {
@@ -104,6 +115,11 @@ public struct PendingChange: Sendable, Equatable {
     /// The new tape's cell at ``switchPosition``: where the message the stream continues with
     /// starts (0 in scroll mode and for tapes without messages). In `0..<tape.width`, or 0.
     public internal(set) var nextStart: Int = 0
+    /// Phase-locked timelines: blank cells on the new side of the switch, next to it, so that no
+    /// message of the new tape enters the view cut (docs/rendering.md §13). Direction left: stream
+    /// cells `switchPosition ..< switchPosition + leadIn`; right: `switchPosition − leadIn ..<
+    /// switchPosition`. At most one message and the separator after it; 0 otherwise.
+    public internal(set) var leadIn: Int = 0
     /// Speed, in cells per second, after the switch.
     public internal(set) var speed: Double
     /// The instant the change was made, on the timeline's clock (the effective instant: the pause

@@ -10,7 +10,8 @@ struct ConfigureCommand: ParsableCommand {
             Settings: mode=continuous|scroll|bounce|static|pages, speed=CELLS_PER_SECOND, \
             cycle=SPAN (speed as one cycle's duration), delay=SPAN, easing=NAME, loops=N, \
             direction=left|right, align=left|center|right, separator=TEXT, gap=TEXT, columns=N, \
-            frame-rate=FPS (0 = no broadcast).
+            frame-rate=FPS (0 = no broadcast), phase=local|wall-clock (wall-clock: the same frame \
+            on every screen at the same instant, docs/rendering.md §13).
             Example: tickerctl configure main mode=scroll delay=3s easing=easeInOutCubic
             """
     )

@@ -34,6 +34,7 @@ enum ChannelSettingArguments {
         ("gap", .string(allowed: nil)),
         ("columns", .uint32),
         ("frame-rate", .nonNegativeDouble),
+        ("phase", .string(allowed: Phase.allCases.map(\.rawValue))),
     ]
 
     /// Reads `words` (`key=value` each) into an `a{sv}` dictionary.

@@ -13,7 +13,7 @@ enum RequestParsing {
     /// Keys `Configure` accepts.
     static let configureKeys = [
         "mode", "speed", "cycle", "delay", "easing", "loops", "direction", "align", "separator", "gap",
-        "columns", "frame-rate",
+        "columns", "frame-rate", "phase",
     ]
     /// Keys `SetValue` accepts.
     static let setValueKeys = ["duration", "easing", "from", "decimals", "grouping", "prefix", "suffix"]
@@ -66,6 +66,7 @@ enum RequestParsing {
         request.gap = try reader.string("gap")
         request.columns = try reader.uint32("columns")
         request.frameRate = try reader.double("frame-rate")
+        request.phase = try named(reader.string("phase"), "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
         try reader.finish(known: configureKeys)
         return request
     }

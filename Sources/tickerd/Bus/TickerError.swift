@@ -22,6 +22,8 @@ enum TickerError: Error, Equatable, CustomStringConvertible, DBusErrorConvertibl
     case storageFailed(String)
     /// The configuration file is bad; the old configuration stays in force.
     case invalidConfig(String)
+    /// A local motion change (pause) asked of a phase-locked channel.
+    case phaseLocked(String)
 
     /// The prefix of every tickerd error name.
     static let namePrefix = TickerBus.errorPrefix
@@ -38,6 +40,7 @@ enum TickerError: Error, Equatable, CustomStringConvertible, DBusErrorConvertibl
         case .limitExceeded: return TickerBus.Error.limitExceeded.rawValue
         case .storageFailed: return TickerBus.Error.storageFailed.rawValue
         case .invalidConfig: return TickerBus.Error.invalidConfig.rawValue
+        case .phaseLocked: return TickerBus.Error.phaseLocked.rawValue
         }
     }
 
@@ -46,7 +49,8 @@ enum TickerError: Error, Equatable, CustomStringConvertible, DBusErrorConvertibl
         switch self {
         case .invalidText(let text), .invalidOption(let text), .invalidChannel(let text),
             .noSuchChannel(let text), .noSuchMessage(let text), .invalidCalendar(let text),
-            .limitExceeded(let text), .storageFailed(let text), .invalidConfig(let text):
+            .limitExceeded(let text), .storageFailed(let text), .invalidConfig(let text),
+            .phaseLocked(let text):
             return text
         }
     }

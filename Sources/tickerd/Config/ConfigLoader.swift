@@ -128,6 +128,7 @@ struct ConfigLoader {
             request.columns = value
         }
         request.frameRate = try table.double("frame-rate")
+        request.phase = try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
         do {
             _ = try request.applied(to: ChannelSettings()).validated()
         } catch {

@@ -85,6 +85,11 @@ extension Manager {
         try transaction { () throws(TickerError) in
             var state = try existing(channel)
             guard !state.isPaused else { return }
+            guard state.settings.phase != .wallClock else {
+                throw .phaseLocked(
+                    "channel '\(channel)' is phase-locked (phase wall-clock): its motion follows the wall clock "
+                        + "on every screen, so it cannot be paused here; Configure phase=local first")
+            }
             state.timeline = state.timeline.paused(at: now)
             channels[channel] = state
             emit(.channelChanged(channel, [.paused, .timeline]))
@@ -136,6 +141,10 @@ extension Manager {
             settings = try request.applied(to: state.settings).validated()
         } catch {
             throw .invalidOption(error.description)
+        }
+        if settings.phase == .wallClock, state.isPaused {
+            throw .phaseLocked(
+                "channel '\(name)' is paused; a phase-locked channel (phase wall-clock) cannot be: Resume it first")
         }
         if settings != state.settings {
             state.settings = settings

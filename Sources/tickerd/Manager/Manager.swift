@@ -250,6 +250,7 @@ final class Manager {
             dropMessage(id)
         }
         settleChanges(at: t)
+        var scheduledAt: Instant??
         var activeByChannel: [String: [String]] = [:]
         for entry in messages.activeEntries(at: t) {
             guard let record = messages[entry.id] else { continue }
@@ -278,13 +279,20 @@ final class Manager {
             }
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
             let reach = seamColumns(channel: name)
-            if !urgent, tape != showing, channel.timeline.pendingChangeIsInView(at: t, seamColumns: reach) {
+            // A phase-locked channel changes at the schedule's instant when the schedule made the
+            // change: the same on every screen, however late each one woke (docs/rendering.md §13).
+            var changeAt = t
+            if channel.settings.phase == .wallClock {
+                if scheduledAt == nil { scheduledAt = .some(latestScheduleBoundary(through: t)) }
+                changeAt = (scheduledAt ?? nil) ?? t
+            }
+            if !urgent, tape != showing, channel.timeline.pendingChangeIsInView(at: changeAt, seamColumns: reach) {
                 // Applied when the change entering the view settles (a wake-up at its settle instant).
                 channel.tapeHeld = true
             } else {
                 channel.tapeHeld = false
                 if tape != showing || urgent {
-                    channel.timeline = channel.timeline.applying(tape, at: t, urgent: urgent, seamColumns: reach)
+                    channel.timeline = channel.timeline.applying(tape, at: changeAt, urgent: urgent, seamColumns: reach)
                     channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
                 }
             }
@@ -303,6 +311,22 @@ final class Manager {
         lastEvaluation = t
         endedExplicitly.removeAll()
         stateDue = nextStateChange(after: t)
+    }
+
+    /// The latest instant in (``lastEvaluation``, `t`] at which the messages on the tapes
+    /// changed by the schedule (a `start`, an `end`, a calendar occurrence, a TTL running out), or
+    /// nil when there is none: the instant a change this evaluation finds was due.
+    private func latestScheduleBoundary(through t: Instant) -> Instant? {
+        var latest: Instant?
+        var cursor = lastEvaluation
+        // Bounded: a daemon that slept past more boundaries than this is out of step with the
+        // fleet anyway, and rejoins it when its change settles.
+        for _ in 0..<64 {
+            guard let next = messages.nextBoundary(after: cursor), next <= t else { break }
+            latest = next
+            cursor = next
+        }
+        return latest
     }
 
     /// Folds each pending content change that has fully taken effect by `t` into its timeline and

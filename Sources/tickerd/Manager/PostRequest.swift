@@ -59,6 +59,8 @@ struct ChannelConfigureRequest: Sendable, Equatable {
     var columns: UInt32?
     /// Broadcast frames per second (0 = none).
     var frameRate: Double?
+    /// What the motion is anchored to.
+    var phase: Phase?
 
     /// Whether no field is set.
     var isEmpty: Bool { self == ChannelConfigureRequest() }
@@ -76,6 +78,7 @@ struct ChannelConfigureRequest: Sendable, Equatable {
         if let align { result.align = align }
         if let separator { result.separator = separator }
         if let gap { result.gap = gap }
+        if let phase { result.phase = phase }
         return result
     }
 }

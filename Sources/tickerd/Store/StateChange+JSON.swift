@@ -56,6 +56,7 @@ extension StoredSettings {
         object.key("align"); writer.writeString(align)
         object.key("separator"); writer.writeString(separator)
         if let gap { object.key("gap"); writer.writeString(gap) }
+        if let phase { object.key("phase"); writer.writeString(phase) }
         object.end()
     }
 }

@@ -130,6 +130,8 @@ struct StoredSettings: Codable, Sendable, Equatable {
     var align: String
     var separator: String
     var gap: String?
+    /// `wall-clock` for a phase-locked channel; absent (older files too) means local.
+    var phase: String?
 
     /// The stored form of `settings`.
     init(_ settings: ChannelSettings) {
@@ -145,17 +147,19 @@ struct StoredSettings: Codable, Sendable, Equatable {
         align = settings.align.rawValue
         separator = settings.separator
         gap = settings.gap
+        phase = settings.phase == .local ? nil : settings.phase.rawValue
     }
 
     /// The settings back, or nil when a name is not known (a corrupt or foreign file).
     var settings: ChannelSettings? {
         guard let mode = Mode(rawValue: mode), let easing = Easing(rawValue: easing),
-            let direction = Direction(rawValue: direction), let align = Align(rawValue: align)
+            let direction = Direction(rawValue: direction), let align = Align(rawValue: align),
+            let phase = Phase(rawValue: phase ?? Phase.local.rawValue)
         else { return nil }
         let speed: Speed = cycle.map { .cycleDuration($0) } ?? .cellsPerSecond(speed ?? 8)
         return ChannelSettings(
             mode: mode, speed: speed, delay: delay, easing: easing, loops: loops, direction: direction,
-            align: align, separator: separator, gap: gap)
+            align: align, separator: separator, gap: gap, phase: phase)
     }
 }
 
