@@ -215,4 +215,80 @@ import TestSupport
         #expect(intruder.fixture.wait { intruder.fixture.log.contains("refused") }, "\(intruder.fixture.log)")
         #expect(try intruder.shown().isEmpty)
     }
+
+    /// Whether `screen`'s channel has no pending content change (its Timeline has no `switch`).
+    func settled(_ screen: Screen, channel: String) throws -> Bool {
+        let timeline = try ChildProcess.run("busctl", [
+            "--address=\(screen.fixture.address)", "get-property", "io.github.tickerd.Ticker1",
+            "/io/github/tickerd/Ticker1/channel/\(channel)", "io.github.tickerd.Ticker1.Channel", "Timeline",
+        ])
+        return timeline.status == 0 && !timeline.stdout.contains("\"switch\"")
+    }
+
+    /// Every screen renders the same frames at `count` instants spread over the next `span`
+    /// microseconds; returns how many instants were compared.
+    func sameFrames(_ samplers: [FrameSampler], _ what: String, count: Int = 200, span: Int64 = 12_000_000,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let from = Self.now()
+        let instants = (0..<count).map { from + span * Int64($0) / Int64(count) + Int64($0 % 7) * 997 }
+        let frames = try samplers.map { try $0.frames(channel: "main", columns: 40, at: instants) }
+        for index in frames.indices.dropFirst() {
+            let differing = instants.indices.filter { frames[index][$0] != frames[0][$0] }
+            #expect(differing.count == 0, "\(what): screen \(index) differs from screen 0 at \(differing.count) of \(count) instants, first \(differing.first.map { "\(frames[0][$0]) vs \(frames[index][$0])" } ?? "")",
+                    sourceLocation: sourceLocation)
+        }
+        #expect(Set(frames[0].map(\.text)).count > 1, "\(what): the frames move", sourceLocation: sourceLocation)
+        return count
+    }
+
+    @Test func phaseLockedScreensRenderTheSameFrameAtTheSameInstant() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        var screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a")),
+            try Screen(broker.sourceTable(clientID: "screen-b")),
+        ]
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains("in step with the broker") }, "\(screen.fixture.log)")
+        }
+        // Scheduled a little ahead, so every screen changes at the same instants: three posts at
+        // t0, one removal (its end) at t0 + 3 s, a post at t0 + 5 s.
+        let t0 = Self.now() + 2_500_000
+        try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed", "start": \#(t0)}"#)
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "start": \#(t0)}"#)
+        try broker.publish("tickerd/lobby/main/c", #"{"text": "Lifts out of order", "start": \#(t0), "end": \#(t0 + 3_000_000)}"#)
+        try broker.publish("tickerd/lobby/main/d", #"{"text": "Café open until 8 pm", "start": \#(t0 + 5_000_000)}"#)
+        try converge(screens, Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap"),
+            ("main/c", "Lifts out of order"), ("main/d", "Café open until 8 pm"),
+        ]), "scheduled posts")
+        var samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        var compared = 0
+        // Across the changes: after the posts, after the removal, after the late post.
+        for (stage, instant) in [("posts", t0), ("removal", t0 + 3_000_000), ("late post", t0 + 5_000_000)] {
+            while Self.now() < instant + 100_000 { usleep(50_000) }  // the scenario's own schedule
+            compared += try sameFrames(samplers, stage)
+        }
+
+        // A late joiner and a restarted screen settle into the same frames.
+        screens.append(try Screen(broker.sourceTable(clientID: "screen-c")))
+        let restarted = screens[1]
+        try restarted.fixture.killService()
+        restarted.fixture.daemon.signal(SIGKILL)
+        _ = try restarted.fixture.daemon.process.wait(timeout: .seconds(10))
+        try restarted.fixture.daemon.start()
+        try restarted.fixture.startService()
+        let expected = Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap"), ("main/d", "Café open until 8 pm"),
+        ])
+        try converge(screens, expected, "late joiner and restart")
+        for screen in screens {
+            #expect(try screen.fixture.wait(.seconds(30)) { try settled(screen, channel: "main") }, "the change settles")
+        }
+        samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        compared += try sameFrames(samplers, "late joiner and restart", count: 400)
+        #expect(compared >= 1000)
+    }
+
 }

@@ -20,6 +20,18 @@ public struct DesiredMessage: Hashable, Sendable {
     /// When it starts, if it is scheduled (`start`, microseconds since the Unix epoch).
     var start: Int64? { options["start"]?.int64Value }
 
+    /// Whether tickerd's copy `held` was posted with the same further options as far as they
+    /// matter at `now`: two starts that have both passed (or are absent) count as the same.
+    func hasSameOptions(as held: DesiredMessage, at now: Int64) -> Bool {
+        var mine = options
+        var theirs = held.options
+        if (start ?? .min) <= now, (held.start ?? .min) <= now {
+            mine["start"] = nil
+            theirs["start"] = nil
+        }
+        return mine == theirs
+    }
+
     /// Whether tickerd's copy `held` shows the same (ignoring when each ends).
     func looksLike(_ held: DesiredMessage) -> Bool {
         channel == held.channel && text == held.text && priority == held.priority && urgent == held.urgent

@@ -127,7 +127,7 @@ public final class LeaseManager {
         for id in refused.keys where id.hasPrefix(binding.idPrefix) && refused[id] != wanted[id] { refused[id] = nil }
         for id in wanted.keys.sorted() {
             guard let message = wanted[id], refused[id] == nil else { continue }
-            if let old = held[id], old.channel == message.channel, old.options == message.options {
+            if let old = held[id], old.channel == message.channel, message.hasSameOptions(as: old, at: now) {
                 if !message.looksLike(old) { update(id, message, from: old, now: now, source: name) }
             } else {
                 post(id, message, now: now, source: name)
