@@ -225,6 +225,16 @@ import TestSupport
         return timeline.status == 0 && !timeline.stdout.contains("\"switch\"")
     }
 
+    /// The ids on `screen`'s `main` tape now (the channel's `Messages` property, read with busctl).
+    func active(_ screen: Screen) throws -> Set<String> {
+        let output = try ChildProcess.run("busctl", [
+            "--address=\(screen.fixture.address)", "--json=short", "get-property", "io.github.tickerd.Ticker1",
+            "/io/github/tickerd/Ticker1/channel/main", "io.github.tickerd.Ticker1.Channel", "Messages",
+        ])
+        let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        return Set(json?["data"] as? [String] ?? [])
+    }
+
     /// Every screen renders the same frames at `count` instants spread over the next `span`
     /// microseconds; returns how many instants were compared.
     func sameFrames(_ samplers: [FrameSampler], _ what: String, count: Int = 200, span: Int64 = 12_000_000,
@@ -254,7 +264,7 @@ import TestSupport
         }
         // Scheduled a little ahead, so every screen changes at the same instants: three posts at
         // t0, one removal (its end) at t0 + 3 s, a post at t0 + 5 s.
-        let t0 = Self.now() + 2_500_000
+        let t0 = Self.now() + 5_000_000
         try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed", "start": \#(t0)}"#)
         try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "start": \#(t0)}"#)
         try broker.publish("tickerd/lobby/main/c", #"{"text": "Lifts out of order", "start": \#(t0), "end": \#(t0 + 3_000_000)}"#)
@@ -266,8 +276,18 @@ import TestSupport
         var samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
         var compared = 0
         // Across the changes: after the posts, after the removal, after the late post.
-        for (stage, instant) in [("posts", t0), ("removal", t0 + 3_000_000), ("late post", t0 + 5_000_000)] {
-            while Self.now() < instant + 100_000 { usleep(50_000) }  // the scenario's own schedule
+        let stages: [(String, Int64, Set<String>)] = [
+            ("posts", t0, ["a", "b", "c"]), ("removal", t0 + 3_000_000, ["a", "b"]), ("late post", t0 + 5_000_000, ["a", "b", "d"]),
+        ]
+        for (stage, instant, ids) in stages {
+            #expect(Self.now() < instant, "\(stage): the screens were not ready before the scheduled instant")
+            while Self.now() < instant { usleep(50_000) }  // the scenario's own schedule
+            for screen in screens {
+                let wanted = Set(ids.map { "src/fleet/main/\($0)" })
+                let reached = try screen.fixture.wait { try active(screen) == wanted }
+                let shown = try active(screen)
+                #expect(reached, "\(stage): \(shown)")
+            }
             compared += try sameFrames(samplers, stage)
         }
 
