@@ -60,8 +60,10 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no
-# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util).
-PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0
+# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util), and jsonschema,
+# which checks docs/fleet-message.schema.json against the MQTT source's own payload reader.
+PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0 \
+                        jsonschema==4.26.0
 PYTHON_TEST_VENV := .build-pyenv
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
