@@ -11,6 +11,7 @@ set -eu
 N=${1:-100}
 K=${2:-10}
 BIN=${3:-.build/debug}
+PATH=$PATH:/usr/sbin   # Debian's mosquitto
 for tool in mosquitto mosquitto_pub dbus-daemon dbus-monitor python3; do
     command -v "$tool" >/dev/null || { echo "fleet-scale: needs $tool" >&2; exit 1; }
 done

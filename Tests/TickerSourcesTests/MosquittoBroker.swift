@@ -9,6 +9,10 @@ final class MosquittoBroker: @unchecked Sendable {
     /// The users the secured broker knows: an admin who may publish to the fleet, and a screen.
     static let users = ["admin": "admin-secret", "screen": "screen-secret"]
 
+    /// The broker's binary: Debian installs it in /usr/sbin, which a user's PATH may lack.
+    static let executable = FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto")
+        ? "/usr/sbin/mosquitto" : "mosquitto"
+
     let directory: TemporaryDirectory
     let port: Int32
     let secured: Bool
@@ -83,7 +87,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// Starts it and waits until it listens.
     func start() throws {
-        let child = try ChildProcess("mosquitto", ["-c", directory.file("mosquitto.conf")])
+        let child = try ChildProcess(Self.executable, ["-c", directory.file("mosquitto.conf")])
         process = child
         guard child.waitForError(timeout: .seconds(10), until: { $0.contains(" running") }) else {
             throw TestSupportError("mosquitto did not start: \(child.standardError)")
