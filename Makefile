@@ -313,6 +313,7 @@ install: $(if $(BUILT),,release)
 	install -m 0644 examples/sources.toml $(DESTDIR)$(DOCDIR)/examples/sources.toml
 	install -m 0644 systemd/tickerd-sources-network.conf $(DESTDIR)$(DOCDIR)/examples/tickerd-sources-network.conf
 	install -m 0644 docs/sources.md $(DESTDIR)$(DOCDIR)/sources.md
+	install -m 0644 docs/fleet.md docs/fleet-message.schema.json $(DESTDIR)$(DOCDIR)/
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
 	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \
