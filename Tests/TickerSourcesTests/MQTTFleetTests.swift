@@ -262,9 +262,9 @@ import TestSupport
         for screen in screens {
             #expect(screen.fixture.wait { screen.fixture.log.contains("in step with the broker") }, "\(screen.fixture.log)")
         }
-        // Scheduled a little ahead, so every screen changes at the same instants: three posts at
-        // t0, one removal (its end) at t0 + 3 s, a post at t0 + 5 s.
-        let t0 = Self.now() + 5_000_000
+        // Scheduled ahead (with room for a loaded machine), so every screen changes at the same
+        // instants: three posts at t0, one removal (its end) at t0 + 3 s, a post at t0 + 5 s.
+        let t0 = Self.now() + 6_000_000
         try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed", "start": \#(t0)}"#)
         try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "start": \#(t0)}"#)
         try broker.publish("tickerd/lobby/main/c", #"{"text": "Lifts out of order", "start": \#(t0), "end": \#(t0 + 3_000_000)}"#)
