@@ -192,6 +192,13 @@ import Testing
                 #expect(fields[Timeline.Key.nextLeadIn] == .double(Double(leadIn)))
             }
             #expect(try Timeline(fields: fields) == changed)
+            // forEachField lists the same entries in ascending key order (a sorted a{sv}).
+            var keys: [String] = []
+            changed.forEachField { key, value in
+                keys.append(key)
+                #expect(fields[key] == value)
+            }
+            #expect(keys == keys.sorted() && keys.count == fields.count)
         }
         #expect(found)
         // A local timeline lists neither key.

@@ -115,6 +115,11 @@ import TestSupport
         #expect(Set(channels.compactMap { $0["Name"] as? String }) == ["alerts", "main"])
         #expect(channels.allSatisfy { $0["Subscribers"] is Int })
         #expect(object["version"] as? String != nil)
+        // A phase-locked channel says so in its MODE column and in its Timeline.
+        _ = try fixture.ok(["configure", "alerts", "phase=wall-clock"])
+        let row = try fixture.ok(["status"]).split(separator: "\n").first { $0.hasPrefix("alerts ") }
+        #expect(row?.contains(" continuous/wall-clock ") == true, "\(row ?? "no row")")
+        #expect(try fixture.ok(["status", "--json"]).contains("\"phase\":\"wall-clock\""))
     }
 
     @Test func daemonErrorsAreOneLineWithTheirNameAndAFailingStatus() throws {

@@ -12,14 +12,17 @@ import TickerModel
         let dictionary = try ChannelSettingArguments.parse([
             "mode=scroll", "speed=12.5", "cycle=1min 30s", "delay=2s", "easing=easeInOutCubic", "loops=3",
             "direction=right", "align=center", "separator= | ", "gap=   ", "columns=40", "frame-rate=0",
+            "phase=wall-clock",
         ])
         #expect(dictionary == [
             "mode": .string("scroll"), "speed": .double(12.5), "cycle": .int64(90_000_000),
             "delay": .int64(2_000_000), "easing": .string("easeInOutCubic"), "loops": .uint32(3),
             "direction": .string("right"), "align": .string("center"), "separator": .string(" | "),
             "gap": .string("   "), "columns": .uint32(40), "frame-rate": .double(0),
+            "phase": .string("wall-clock"),
         ])
-        #expect(Set(ChannelSettingArguments.keys.map(\.name)).count == 12)
+        #expect(Set(ChannelSettingArguments.keys.map(\.name)).count == 13)
+        #expect(throws: UsageError.self) { try ChannelSettingArguments.parse(["phase=sundial"]) }
     }
 
     @Test(arguments: [

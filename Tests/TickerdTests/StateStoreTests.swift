@@ -124,6 +124,8 @@ import TickerModel
                 configure.gap = random.next() % 2 == 0 ? "  " : nil
                 configure.cycle = random.next() % 2 == 0 ? 7_000_000 : nil
                 configure.delay = 250_000
+                // Phase-locked now and then (written only when wall-clock), without drawing numbers.
+                configure.phase = [Phase.wallClock, nil, .local, nil][step % 4]
                 try? manager.configure(channel: channel, request: configure)
             }
             if random.next() % 4 == 0 {

@@ -639,6 +639,9 @@ class Motion {
 var Timeline = class Timeline {
     /** `fields`: the unpacked `Timeline` dictionary (fromVariant). */
     constructor(fields) {
+        this.fields = fields;
+        // `wall-clock`: phase-locked, anchored at the epoch (docs/rendering.md §13); absent: local.
+        this.phaseLocked = fields.phase === 'wall-clock';
         this.tape = fields.tape;
         this.gap = fields.gap ?? '';
         this.width = Number(fields.width);
@@ -660,6 +663,8 @@ var Timeline = class Timeline {
             changedAt: fields.changed === undefined ? null : Number(fields.changed),
             // The new tape's cell that continues the stream at the switch (absent: 0, §6).
             start: Number(fields.nextStart ?? 0),
+            // Phase-locked: blank cells on the new side next to the switch (absent: 0, §13).
+            leadIn: Number(fields.nextLeadIn ?? 0),
         };
         if (this.next) {
             this.next.width = cellWidth(this.next.tape);
@@ -694,6 +699,70 @@ var Timeline = class Timeline {
         return this.next ? this.motion.arrival(this.next.switchPosition) : null;
     }
 
+    /**
+     * The motion after the switch at `switchAt` (nextMotion in Swift): the new tape from the
+     * switch position; phase-locked (§13), the current motion when continuous at the same speed,
+     * and in scroll mode held until the new tape's first epoch-aligned cycle.
+     */
+    nextMotion(switchAt) {
+        const next = new Motion({
+            mode: this.mode, anchor: this.mode === 'scroll' ? switchAt : switchAt - this.delay,
+            position: this.next.switchPosition, speed: this.next.speed, delay: this.delay,
+            easing: this.easing, loops: this.loops, sign: this.sign, width: this.next.width,
+        });
+        if (this.phaseLocked && this.mode === 'continuous' && this.next.speed === this.speed) {
+            next.anchor = this.anchor;
+            next.position = this.position;
+        } else if (this.phaseLocked && this.mode === 'scroll') {
+            const period = Math.max(1, this.delay + next.moveDuration);
+            const below = switchAt - (((switchAt % period) + period) % period);
+            next.anchor = below === switchAt ? switchAt : below + period;
+        }
+        return next;
+    }
+
+    /** When the pending change has fully taken effect (settleInstant in Swift), or null. */
+    get settleInstant() {
+        const switchAt = this.switchInstant;
+        if (!this.next || switchAt === null)
+            return null;
+        const next = this.nextMotion(switchAt);
+        const lead = this.next.leadIn;
+        if (this.sign > 0) {
+            if (!this.phaseLocked)
+                return switchAt;
+            if (this.mode === 'scroll')
+                return Math.max(switchAt, next.anchor);
+            return lead > 0 ? next.arrival(this.next.switchPosition + lead) : switchAt;
+        }
+        const reach = Math.max(0, cellWidth(this.content) - 1) + lead;
+        if (this.mode === 'scroll') {
+            const step = Math.max(1, this.next.width);
+            return next.arrival(this.next.switchPosition - Math.ceil(reach / step) * step);
+        }
+        return next.arrival(this.next.switchPosition - reach);
+    }
+
+    /**
+     * The timeline whose frames a viewer sees at `t`: this one, or — phase-locked, once the
+     * pending change has settled — the new tape's canonical timeline, anchored at the epoch (§13).
+     */
+    viewAt(t) {
+        if (!this.phaseLocked || !this.next)
+            return this;
+        const settleAt = this.settleInstant;
+        if (settleAt === null || this.effectiveTime(t) < settleAt)
+            return this;
+        if (!this.settledView) {
+            const fields = {...this.fields, tape: this.next.tape, gap: this.next.gap, layout: this.fields.nextLayout,
+                width: this.next.width, anchor: 0, position: 0, speed: this.next.speed};
+            for (const key of ['next', 'nextGap', 'nextLayout', 'nextSpeed', 'nextStart', 'nextLeadIn', 'switch', 'changed'])
+                delete fields[key];
+            this.settledView = new Timeline(fields);
+        }
+        return this.settledView;
+    }
+
     /** The instant frames are computed for (frozen while paused). */
     effectiveTime(t) {
         return this.paused === null ? t : Math.min(t, this.paused);
@@ -707,11 +776,7 @@ var Timeline = class Timeline {
         const now = this.effectiveTime(t);
         const switchAt = this.switchInstant;
         if (this.next && switchAt !== null && now >= switchAt) {
-            const next = new Motion({
-                mode: this.mode, anchor: this.mode === 'scroll' ? switchAt : switchAt - this.delay,
-                position: this.next.switchPosition, speed: this.next.speed, delay: this.delay,
-                easing: this.easing, loops: this.loops, sign: this.sign, width: this.next.width,
-            });
+            const next = this.nextMotion(switchAt);
             return {position: next.position_(now), origin: this.next.switchPosition - this.next.start,
                 width: this.next.width, tape: this.next.tape, gap: this.next.gap, cells: this.nextCells,
                 motion: next};
@@ -790,6 +855,9 @@ var Timeline = class Timeline {
      * padded to `columns`), or null when it moves (scrolling or bouncing, or pages).
      */
     stillText(t, columns) {
+        const view = this.viewAt(t);
+        if (view !== this)
+            return view.stillText(t, columns);
         if (this.mode === 'pages')
             return null;
         const viewed = this.viewedTape(t, columns);
@@ -804,6 +872,9 @@ var Timeline = class Timeline {
      * `columns`: the viewer's width in cells; text that fits does not move (cycle 0).
      */
     cycle(t, columns) {
+        const view = this.viewAt(t);
+        if (view !== this)
+            return view.cycle(t, columns);
         if (this.mode === 'pages')
             return this.frame(t, columns).cycle;
         const state = this.streamState(t);
@@ -847,6 +918,9 @@ var Timeline = class Timeline {
      * "fits" rule and the reveals still use `columns`. `moving` is true when the text scrolls.
      */
     frame(t, columns, extra = 0) {
+        const view = this.viewAt(t);
+        if (view !== this)
+            return view.frame(t, columns, extra);
         const c = Math.max(0, columns);
         const now = this.effectiveTime(t);
         const viewed = this.viewedTape(t, c);
@@ -929,11 +1003,17 @@ var Timeline = class Timeline {
         const newOrigin = seam - this.next.start;
         const [lower, lowerOrigin, upper, upperOrigin] = this.sign > 0
             ? [this.cells, 0, this.nextCells, newOrigin] : [this.nextCells, newOrigin, this.cells, 0];
+        // The lead-in (phase-locked, §13): blank cells on the new side next to the seam.
+        const lead = this.next.leadIn;
+        const [blankStart, blankEnd] = this.sign > 0 ? [seam, seam + lead] : [seam - lead, seam];
         let out = '';
-        if (from < seam)
-            out += lower.cells(from - lowerOrigin, Math.min(to, seam) - lowerOrigin, writer(lower));
-        if (to > seam)
-            out += upper.cells(Math.max(from, seam) - upperOrigin, to - upperOrigin, writer(upper));
+        if (from < blankStart)
+            out += lower.cells(from - lowerOrigin, Math.min(to, blankStart) - lowerOrigin, writer(lower));
+        const blank = Math.min(to, blankEnd) - Math.max(from, blankStart);
+        if (blank > 0)
+            out += ' '.repeat(blank);
+        if (to > blankEnd)
+            out += upper.cells(Math.max(from, blankEnd) - upperOrigin, to - upperOrigin, writer(upper));
         return out;
     }
 
@@ -960,6 +1040,9 @@ var Timeline = class Timeline {
      * changes). Never late; it may be early.
      */
     schedule(t, columns, frame) {
+        const view = this.viewAt(t);
+        if (view !== this)
+            return view.schedule(t, columns, frame);
         const now = this.effectiveTime(t);
         let at = null;
         const consider = instant => {
@@ -1005,6 +1088,9 @@ var Timeline = class Timeline {
                 if (this.next.changedAt !== null && this.showsChangeStill(columns))
                     consider(this.next.changedAt);
                 consider(this.switchInstant);
+                // Phase-locked: the canonical timeline takes over at the settle instant (§13).
+                if (this.phaseLocked)
+                    consider(this.settleInstant);
             }
             if (this.mode === 'pages' && columns > 0) {
                 const pages = this.viewedTape(t, columns).cells.pages(columns);
@@ -1066,6 +1152,9 @@ var Timeline = class Timeline {
 
     /** Whether anything can move after `t` (false: the widget may stop its frame clock). */
     isMoving(t, columns) {
+        const view = this.viewAt(t);
+        if (view !== this)
+            return view.isMoving(t, columns);
         // Still text types in a reveal (effects follow the real time, even while paused).
         const viewed = this.viewedTape(t, columns);
         if (this.mode !== 'pages' && cellWidth(Timeline.content(viewed.tape, viewed.gap)) <= columns &&

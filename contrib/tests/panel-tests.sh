@@ -4,8 +4,8 @@
 #  1. The shared contrib/js/timeline.js, run under plain gjs, computes the same frames as the
 #     daemon's Render at the same instants (text with counters, dots and reveals, offset, `cycle`,
 #     `dots` and `reveal` extras), in continuous, scroll, right-to-left, bounce, static and pages
-#     mode, across a seamless content change, during a change a viewer shows still, and with a
-#     counting field and jumping dots; `nextStart` is checked on a Timeline built by the test.
+#     mode, across a seamless content change, during a change a viewer shows still, on a
+#     phase-locked channel (left and right), and with a counting field and jumping dots; `nextStart` is checked on a Timeline built by the test.
 #  2. The extension's enable()/disable(), in its legacy (43–44) and ES-module (45+) forms as built
 #     by `make gnome-extension` (extension.js with stand-ins for the Shell's own modules, a real
 #     Gio.DBusProxy on the daemon): the item appears, reads the Timeline, draws the frame and runs
@@ -95,6 +95,16 @@ ctl post --channel typed --id t2 --effect reveal --reveal 2s "typed in" >/dev/nu
 gjs "$GJS_TEST" "$ADDRESS" typed 40 reveal || fail "timeline.js disagrees with Render on a reveal shown still"
 gjs "$GJS_TEST" "$ADDRESS" typed 3 pending || fail "timeline.js disagrees with Render on a reveal at 3 columns"
 
+# A phase-locked channel (docs/rendering.md §13): the second post waits for its seam, the new tape
+# epoch-anchored with a blank lead-in; from the settle instant the canonical timeline takes over.
+ctl configure fleet phase=wall-clock speed=7
+ctl post --channel fleet --id f1 "Northbound trains run every ten minutes" >/dev/null
+ctl post --channel fleet --id f2 "Lift B is out of service" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" fleet 20 phase || fail "timeline.js disagrees with Render on a phase-locked channel"
+ctl configure fleet direction=right
+ctl post --channel fleet --id f3 "Platform 4 closes at 22:00" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" fleet 20 phase || fail "timeline.js disagrees with Render on a phase-locked channel, right"
+
 # Effects: a counting field and jumping dots, scrolling (20 columns) and still (60 columns);
 # static and pages mode with them.
 ctl set --channel fx --duration 30s --grouping --suffix " builds" --from 0 builds 12500 >/dev/null
@@ -154,6 +164,6 @@ ctl remove news
 collapsed() { [ "$(module_colours)" -le 1 ]; }
 wait_for 60 collapsed || { cp "$WORK/shot.png" "$ARTIFACTS/polybar-emptied.png"; fail "an emptied channel leaves the polybar module drawn (polybar-emptied.png)"; }
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-emptied.png"
-echo "panels: timeline.js agrees with Render in 14 setups; the extension enables and disables cleanly" \
+echo "panels: timeline.js agrees with Render in 16 setups; the extension enables and disables cleanly" \
      "and opens the link of the message clicked;" \
      "polybar draws and scrolls the ticker and collapses it when the channel empties (screenshots in artifacts/)"

@@ -12,7 +12,7 @@ struct ChannelStatus {
     var messages: Int
     /// Frame subscribers.
     var subscribers: Int
-    /// Motion mode.
+    /// Motion mode, with `/wall-clock` after it for a phase-locked channel.
     var mode: String
     /// Speed in cells per second, as text.
     var speed: String
@@ -34,6 +34,7 @@ struct ChannelStatus {
         text = properties["Text"]?.stringValue ?? ""
         let timeline = properties["Timeline"]?.vardictValue ?? [:]
         mode = timeline["mode"]?.stringValue ?? "?"
+        if let phase = timeline["phase"]?.stringValue, phase != "local" { mode += "/" + phase }
         speed = "?"
         if let value = timeline["speed"]?.doubleValue {
             speed = DBusValue.double((value * 100).rounded() / 100).plainText

@@ -81,7 +81,8 @@ final class Manager {
     /// back.
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
         let saved = SavedState(channels: channels, limits: limits, nextSerial: nextSerial, queuedEvents: committer.queuedCount,
-                               lastEvaluation: lastEvaluation, stateDue: stateDue, unstoredMessages: messages.unstored)
+                               lastEvaluation: lastEvaluation, stateDue: stateDue, scheduleDue: scheduleDue,
+                               unstoredMessages: messages.unstored)
         undoLog = []
         defer { undoLog = nil }
         do {
@@ -110,6 +111,8 @@ final class Manager {
         var lastEvaluation: Instant
         /// When the state next changes by itself.
         var stateDue: Instant?
+        /// The next schedule boundary after the last evaluation.
+        var scheduleDue: Instant?
         /// The ids of messages set or dropped since the last store.
         var unstoredMessages: Set<String>
     }
@@ -123,7 +126,7 @@ final class Manager {
         undoLog = []
         messages.restoreUnstored(saved.unstoredMessages)
         (channels, limits, nextSerial) = (saved.channels, saved.limits, saved.nextSerial)
-        (lastEvaluation, stateDue) = (saved.lastEvaluation, saved.stateDue)
+        (lastEvaluation, stateDue, scheduleDue) = (saved.lastEvaluation, saved.stateDue, saved.scheduleDue)
         committer.dropQueued(from: saved.queuedEvents)
         pendingChange = nil
     }
@@ -249,16 +252,22 @@ final class Manager {
         for id in messages.endedEntries(at: t) {
             dropMessage(id)
         }
-        settleChanges(at: t)
+        let settledAt = settleChanges(at: t)
         var scheduledAt: Instant??
-        var activeByChannel: [String: [String]] = [:]
+        var activeByChannel: [String: [ActiveScheduleEntry]] = [:]
         for entry in messages.activeEntries(at: t) {
             guard let record = messages[entry.id] else { continue }
-            activeByChannel[record.channel, default: []].append(entry.id)
+            activeByChannel[record.channel, default: []].append(entry)
         }
         for name in channels.keys.sorted() {
             guard var channel = channels[name] else { continue }
-            let ids = activeByChannel[name] ?? []
+            var entries = activeByChannel[name] ?? []
+            if channel.settings.phase == .wallClock {
+                // Arrival differs from screen to screen: a phase-locked tape is ordered by what
+                // every screen knows alike, priority then id (docs/rendering.md §13).
+                entries.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
+            }
+            let ids = entries.map(\.id)
             let texts = ids.compactMap { messages[$0]?.text }
             for reached in channel.effects.counters.reached(after: lastEvaluation, through: t) {
                 emit(.valueReached(channel: name, name: reached.name, value: reached.value))
@@ -279,12 +288,14 @@ final class Manager {
             }
             let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
             let reach = seamColumns(channel: name)
-            // A phase-locked channel changes at the schedule's instant when the schedule made the
-            // change: the same on every screen, however late each one woke (docs/rendering.md §13).
+            // A phase-locked channel changes at an instant every screen knows alike, however late
+            // each one woke: the schedule's, when the schedule made the change, or the settle
+            // instant of the change a held one waited for (docs/rendering.md §13).
             var changeAt = t
             if channel.settings.phase == .wallClock {
-                if scheduledAt == nil { scheduledAt = .some(latestScheduleBoundary(through: t)) }
-                changeAt = (scheduledAt ?? nil) ?? t
+                if scheduledAt == nil { scheduledAt = .some(scheduleBoundary(through: t)) }
+                let released = channel.tapeHeld ? settledAt[name] : nil
+                changeAt = [scheduledAt ?? nil, released].compactMap { $0 }.max() ?? t
             }
             if !urgent, tape != showing, channel.timeline.pendingChangeIsInView(at: changeAt, seamColumns: reach) {
                 // Applied when the change entering the view settles (a wake-up at its settle instant).
@@ -310,37 +321,38 @@ final class Manager {
         }
         lastEvaluation = t
         endedExplicitly.removeAll()
+        scheduleDue = messages.nextBoundary(after: t)
         stateDue = nextStateChange(after: t)
     }
 
-    /// The latest instant in (``lastEvaluation``, `t`] at which the messages on the tapes
-    /// changed by the schedule (a `start`, an `end`, a calendar occurrence, a TTL running out), or
-    /// nil when there is none: the instant a change this evaluation finds was due.
-    private func latestScheduleBoundary(through t: Instant) -> Instant? {
-        var latest: Instant?
-        var cursor = lastEvaluation
-        // Bounded: a daemon that slept past more boundaries than this is out of step with the
-        // fleet anyway, and rejoins it when its change settles.
-        for _ in 0..<64 {
-            guard let next = messages.nextBoundary(after: cursor), next <= t else { break }
-            latest = next
-            cursor = next
-        }
-        return latest
+    /// The schedule boundary that came since the last evaluation — the instant a change this
+    /// evaluation finds was due (a `start`, an `end`, a calendar occurrence, a TTL running out) —
+    /// or nil when none came. When a daemon slept past several, the first of them: such a daemon
+    /// is out of step with the fleet anyway, and rejoins it when its change settles. Read from
+    /// ``scheduleDue`` rather than by asking the schedule about the past, which would rebuild it.
+    private func scheduleBoundary(through t: Instant) -> Instant? {
+        guard let due = scheduleDue, due > lastEvaluation, due <= t else { return nil }
+        return due
     }
 
     /// Folds each pending content change that has fully taken effect by `t` into its timeline and
     /// re-publishes the Timeline, so clients see `next` go (and a client's frame clock can stop
     /// where the text stands still). Frames do not change.
-    private func settleChanges(at t: Instant) {
+    ///
+    /// Returns the instant each channel's change settled at (its `settleInstant`), by name.
+    @discardableResult
+    private func settleChanges(at t: Instant) -> [String: Instant] {
+        var settledAt: [String: Instant] = [:]
         for name in channels.keys.sorted() {
             guard var channel = channels[name], channel.timeline.pending != nil else { continue }
             let settled = channel.timeline.settled(at: t)
             guard settled.pending == nil else { continue }
+            settledAt[name] = channel.timeline.settleInstant
             channel.timeline = settled
             channels[name] = channel
             emit(.channelChanged(name, .timeline))
         }
+        return settledAt
     }
 
     /// The earliest instant after `t` at which the state itself changes (a schedule boundary, a
@@ -393,6 +405,10 @@ final class Manager {
     /// When the state next changes by itself, as of the last evaluation (nil: never); until then
     /// a `tick` only sends frames.
     var stateDue: Instant?
+
+    /// The first schedule boundary after the last evaluation (nil: none), so an evaluation knows
+    /// when a change the schedule made was due (phase-locked channels change at that instant).
+    var scheduleDue: Instant?
 
     /// Ids whose MessageEnded was already queued with reason removed or replaced in this
     /// transaction, so `evaluate` does not report them again as expired.

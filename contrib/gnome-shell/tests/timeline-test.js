@@ -8,6 +8,8 @@
 // hold a pending change with its `changed` instant (instants around it and the switch are checked).
 // With `effects`, the frames must show counters' digits and raised dots somewhere among the
 // instants (the channel holds a counting field and a dots message).
+// With `phase`, the Timeline must be phase-locked (`phase` wall-clock) with a pending change:
+// instants up to past its settle instant are checked, where the canonical timeline takes over.
 // With `reveal`, the pending change must also bring a revealing message that this viewer sees
 // still: its reveal must run from the change (partly typed halfway, whole at its end) before the
 // switch, in Render's text and timeline.js's alike.
@@ -60,6 +62,22 @@ check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK a
     check(right.frame(5_000_000, 4).text === 'ZVWa', `right, switched: ${right.frame(5_000_000, 4).text}`);
     const none = new TimelineMath.Timeline({...base, nextStart: undefined, position: 7, switch: 10});
     check(none.frame(0, 4).text === 'cdeV', `absent nextStart is 0: ${none.frame(0, 4).text}`);
+}
+
+// Phase-locked (§13): the blank lead-in next to the switch, and the canonical timeline (anchored at
+// the epoch) from the settle instant on; an old client ignoring `phase` and `nextLeadIn` would
+// show 'cdeV' and 'VWXY' instead (the cut message, then the same stream).
+{
+    const locked = new TimelineMath.Timeline({tape: 'abcde', gap: '', width: 5, anchor: 0, position: 0, speed: 1,
+        mode: 'continuous', phase: 'wall-clock', next: 'VWXYZ', nextGap: '', nextSpeed: 1, nextStart: 0,
+        nextLeadIn: 2, switch: 10});
+    check(locked.frame(7_000_000, 4).text === 'cde ', `lead-in entering: ${locked.frame(7_000_000, 4).text}`);
+    check(locked.frame(9_000_000, 4).text === 'e  X', `lead-in in view: ${locked.frame(9_000_000, 4).text}`);
+    check(locked.frame(11_000_000, 4).text === ' XYZ', `lead-in leaving: ${locked.frame(11_000_000, 4).text}`);
+    check(locked.settleInstant === 12_000_000, `settle instant ${locked.settleInstant}`);
+    check(locked.viewAt(12_000_000) !== locked && locked.viewAt(11_999_999) === locked, 'the canonical timeline takes over at the settle');
+    check(locked.frame(12_000_000, 4).text === 'XYZV', `settled: ${locked.frame(12_000_000, 4).text}`);
+    check(locked.frame(12_500_000, 4).offset === 0.5, `settled offset: ${locked.frame(12_500_000, 4).offset}`);
 }
 
 // Numbers as §11.2 writes them (no BigInt, no locale).
@@ -123,8 +141,10 @@ for (const [value, decimals, grouping, written] of [[1234567, 0, true, '1,234,56
 const reply = call('org.freedesktop.DBus.Properties', 'Get',
     new GLib.Variant('(ss)', ['io.github.tickerd.Ticker1.Channel', 'Timeline']), new GLib.VariantType('(v)'));
 const timeline = new TimelineMath.Timeline(TimelineMath.fromVariant(reply.get_child_value(0).get_variant()));
-if (expect === 'pending' || expect === 'reveal')
+if (expect === 'pending' || expect === 'reveal' || expect === 'phase')
     check(timeline.next !== null && timeline.next.changedAt !== null, 'no pending change with a changed instant');
+if (expect === 'phase')
+    check(timeline.phaseLocked && timeline.anchor === 0, `not phase-locked: phase ${timeline.fields.phase}, anchor ${timeline.anchor}`);
 const start = GLib.get_real_time();
 let checked = 0;
 let stillChecked = 0;
@@ -140,6 +160,13 @@ if (timeline.next && timeline.next.changedAt !== null)
     instants.push(timeline.next.changedAt - 1, timeline.next.changedAt);
 if (timeline.switchInstant !== null)
     instants.push(timeline.switchInstant - 1, timeline.switchInstant);
+// Phase-locked: around the settle instant, and every 1/4 s from now to 3 s past it.
+const settleAt = timeline.phaseLocked ? timeline.settleInstant : null;
+if (settleAt !== null) {
+    instants.push(settleAt - 1, settleAt, settleAt + 1);
+    for (let at = start; at < settleAt + 3_000_000; at += 250_000)
+        instants.push(at);
+}
 // The reveals, by this viewer's start: halfway through and at the end of each.
 const revealChecks = [];
 for (const span of timeline.next?.layout ?? []) {
@@ -202,5 +229,6 @@ if (expect === 'effects') {
     check(digitsSeen.size > 1, `the counter's digits do not change: ${[...digitsSeen]}`);
 }
 print(`timeline.js: ${checked} instants checked on ${channel} (${timeline.mode}, ${timeline.direction}, ` +
-      `${stillChecked} still, ${timeline.next ? 'change pending' : 'no change pending'}), ${failures} failure(s)`);
+      `${stillChecked} still, ${timeline.next ? 'change pending' : 'no change pending'}` +
+      `${timeline.phaseLocked ? `, phase-locked, lead-in ${timeline.next?.leadIn ?? 0}` : ''}), ${failures} failure(s)`);
 imports.system.exit(failures === 0 ? 0 : 1);
