@@ -47,18 +47,23 @@ CONFIG ?= debug
 # the width-table generator check and the journal collector. The sources tests: mpv with Debian's
 # mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate),
 # libical-dev for the calendar source, python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES)
-# and libcurl4 for FoundationNetworking (feeds and calendar URLs).
+# and libcurl4 for FoundationNetworking (feeds and calendar URLs); libmosquitto-dev for the MQTT
+# source, and for its fleet tests the real broker (mosquitto), its clients (mosquitto-clients:
+# mosquitto_pub, mosquitto_sub, mosquitto_passwd is in mosquitto) and openssl for test certificates.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
                 systemd unicode-data tzdata procps util-linux \
                 dbus-system-bus-common man-db groff-base passwd python3-gi gir1.2-glib-2.0 \
                 strace libxml2 python3 \
                 mpv mpv-mpris libnotify-bin xdg-utils \
-                libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev
+                libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev \
+                libmosquitto-dev mosquitto mosquitto-clients openssl
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no
-# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util).
-PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0
+# JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util), and jsonschema,
+# which checks docs/fleet-message.schema.json against the MQTT source's own payload reader.
+PYTHON_TEST_PACKAGES := recurring-ical-events==3.8.2 icalendar==7.3.2 feedparser==6.0.14 jsonfeed-util==1.2.0 \
+                        jsonschema==4.26.0
 PYTHON_TEST_VENV := .build-pyenv
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
@@ -308,6 +313,7 @@ install: $(if $(BUILT),,release)
 	install -m 0644 examples/sources.toml $(DESTDIR)$(DOCDIR)/examples/sources.toml
 	install -m 0644 systemd/tickerd-sources-network.conf $(DESTDIR)$(DOCDIR)/examples/tickerd-sources-network.conf
 	install -m 0644 docs/sources.md $(DESTDIR)$(DOCDIR)/sources.md
+	install -m 0644 docs/fleet.md docs/fleet-message.schema.json $(DESTDIR)$(DOCDIR)/
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
 	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \

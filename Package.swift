@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "TickerSources",
             dependencies: [
-                "DBus", "TOMLConfig", "TickerModel", "TickerNames", "Calendars", "Feeds", "SourceFetch",
+                "DBus", "TOMLConfig", "TickerModel", "TickerNames", "Calendars", "Feeds", "SourceFetch", "CMosquitto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSettings
@@ -182,6 +182,12 @@ let package = Package(
             name: "CICal",
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
+        ),
+        // libmosquitto for the sources service's MQTT source (fleets, docs/fleet.md).
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
         ),
         .target(
             name: "Calendars",

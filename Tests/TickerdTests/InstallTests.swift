@@ -40,6 +40,7 @@ import TestSupport
         "share/fish/vendor_completions.d/tickerctl.fish",
         "share/doc/tickerd/examples/tickerd.toml", "share/doc/tickerd/examples/sources.toml",
         "share/doc/tickerd/examples/tickerd-sources-network.conf", "share/doc/tickerd/sources.md",
+        "share/doc/tickerd/fleet.md", "share/doc/tickerd/fleet-message.schema.json",
     ]
 
     @Test func installPutsEveryFileWhereItBelongs() throws {

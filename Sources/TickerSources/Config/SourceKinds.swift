@@ -7,5 +7,6 @@ public enum SourceKinds {
         NotificationServer.kind,
         CalendarSource.kind,
         FeedSource.kind,
+        MQTTSource.kind,
     ]
 }

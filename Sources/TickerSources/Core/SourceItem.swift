@@ -1,3 +1,5 @@
+import DBus
+
 /// One thing a source shows now: a now-playing track, a notification, a calendar event, a feed
 /// entry, a command's line. The lease manager turns it into one ticker message.
 ///
@@ -19,11 +21,19 @@ public struct SourceItem: Hashable, Sendable {
     /// When the item stops being current by itself (microseconds since the Unix epoch), if it
     /// knows: its message never outlives this instant, even if the service stops renewing.
     public var expires: Int64?
+    /// The channel of its message when not its source's (a fleet message names its own).
+    public var channel: String?
+    /// The priority of its message when not its source's.
+    public var priority: Int32?
+    /// Further `Post` options passed through as they are (`start`, `effect`, `reveal`); a change
+    /// of these replaces the message (`Post` with its id) rather than updating it.
+    public var options: [String: DBusValue]
 
     /// An item with `key` and `fields`; the rest optional.
     public init(
         key: String, fields: [String: String], link: String? = nil, urgent: Bool = false,
-        form: String? = nil, expires: Int64? = nil
+        form: String? = nil, expires: Int64? = nil, channel: String? = nil, priority: Int32? = nil,
+        options: [String: DBusValue] = [:]
     ) {
         self.key = key
         self.fields = fields
@@ -31,5 +41,8 @@ public struct SourceItem: Hashable, Sendable {
         self.urgent = urgent
         self.form = form
         self.expires = expires
+        self.channel = channel
+        self.priority = priority
+        self.options = options
     }
 }

@@ -127,7 +127,7 @@ public final class LeaseManager {
         for id in refused.keys where id.hasPrefix(binding.idPrefix) && refused[id] != wanted[id] { refused[id] = nil }
         for id in wanted.keys.sorted() {
             guard let message = wanted[id], refused[id] == nil else { continue }
-            if let old = held[id], old.channel == message.channel {
+            if let old = held[id], old.channel == message.channel, message.hasSameOptions(as: old, at: now) {
                 if !message.looksLike(old) { update(id, message, from: old, now: now, source: name) }
             } else {
                 post(id, message, now: now, source: name)
@@ -157,7 +157,7 @@ public final class LeaseManager {
 
     private func post(_ id: String, _ message: DesiredMessage, now: Int64, source: String) {
         held?[id] = message
-        writer.post(id: id, message, end: timing.end(now: now, expires: message.expires)) { [weak self] result in
+        writer.post(id: id, message, end: timing.end(now: now, expires: message.expires, start: message.start)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             if self.held?[id] == message { self.held?[id] = nil }
             if error.name.hasPrefix(TickerBus.errorPrefix) {
@@ -174,7 +174,7 @@ public final class LeaseManager {
 
     private func update(_ id: String, _ message: DesiredMessage, from old: DesiredMessage, now: Int64, source: String) {
         held?[id] = message
-        writer.update(id: id, message, from: old, end: timing.end(now: now, expires: message.expires)) { [weak self] result in
+        writer.update(id: id, message, from: old, end: timing.end(now: now, expires: message.expires, start: message.start)) { [weak self] result in
             guard let self, case .failure(let error) = result else { return }
             guard self.held?[id] == message else { return }
             self.held?[id] = nil

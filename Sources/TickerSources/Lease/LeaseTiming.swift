@@ -18,9 +18,11 @@ public struct LeaseTiming: Hashable, Sendable {
     /// The time between two renewals, in microseconds.
     public var renewal: Int64 { lease / 3 }
 
-    /// The end a message renewed at `now` gets: a lease from now, or its own end when sooner.
-    public func end(now: Int64, expires: Int64?) -> Int64 {
-        let leased = now.addingReportingOverflow(lease).overflow ? Int64.max : now + lease
+    /// The end a message renewed at `now` gets: a lease from now (from its `start` when that is
+    /// later, so a scheduled message's window is never empty), or its own end when sooner.
+    public func end(now: Int64, expires: Int64?, start: Int64? = nil) -> Int64 {
+        let from = max(now, start ?? now)
+        let leased = from.addingReportingOverflow(lease).overflow ? Int64.max : from + lease
         guard let expires else { return leased }
         return min(leased, expires)
     }

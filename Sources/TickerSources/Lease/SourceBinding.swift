@@ -53,8 +53,8 @@ public struct SourceBinding: Hashable, Sendable {
         let text = template.render(item.fields)
         guard !text.isEmpty else { return nil }
         return DesiredMessage(
-            channel: channel, text: text, priority: priority, urgent: urgent || item.urgent, link: item.link,
-            expires: item.expires)
+            channel: item.channel ?? channel, text: text, priority: item.priority ?? priority,
+            urgent: urgent || item.urgent, link: item.link, expires: item.expires, options: item.options)
     }
 
     /// 64-bit FNV-1a of the UTF-8 bytes, as 16 hex digits (stable across runs and machines).

@@ -16,6 +16,10 @@ public final class TickerWriter {
         self.connection = connection
     }
 
+    /// The `Post` options a source's item may carry as they are (``SourceItem/options``), and
+    /// which `List` reports back.
+    static let passedOptions: Set<String> = ["start", "effect", "reveal"]
+
     /// `Post(channel, text, options)` with the message's id and an end of `end`.
     func post(id: String, _ message: DesiredMessage, end: Int64, reply: @escaping (Result<Void, DBusError>) -> Void) {
         var options: [String: DBusValue] = [
@@ -23,6 +27,7 @@ public final class TickerWriter {
             "end": .int64(end),
         ]
         if let link = message.link { options["link"] = .string(link) }
+        options.merge(message.options) { own, _ in own }
         send("Post", [.string(message.channel), .string(message.text), .vardict(options)], reply)
     }
 
@@ -59,7 +64,9 @@ public final class TickerWriter {
                         priority: options["priority"]?.unwrappingVariant.int32Value ?? 0,
                         urgent: options["urgent"]?.unwrappingVariant.boolValue ?? false,
                         link: options["link"]?.unwrappingVariant.stringValue,
-                        expires: nil)
+                        expires: nil,
+                        options: options.filter { key, _ in Self.passedOptions.contains(key) }
+                            .mapValues(\.unwrappingVariant))
                 }
                 return held
             })

@@ -1,0 +1,242 @@
+import DBus
+import Glibc
+import TickerNames
+
+/// A fleet's messages from an MQTT broker: every retained `<prefix>/<channel>/<id>` is a
+/// message (id `src/<source>/<channel>/<id>`), every `<prefix>/<channel>/$settings` the
+/// channel's settings.
+///
+/// Guarantees:
+/// - a payload replaces the message of its topic in place (same id, no duplicate); an empty
+///   payload removes it; a payload that is not valid is logged once, naming the source, the
+///   topic and the problem, and leaves that topic's message as it was and every other message alone;
+/// - while the broker is away the messages stay (the lease manager keeps renewing them) until
+///   their own `end` or `ttl`; the client reconnects with a growing delay;
+/// - on every (re)connection the retained messages are read again up to this client's sync
+///   token (published to its sync topic after subscribing, so it comes back after them), or
+///   for `syncTimeout` when the token does not come back; then the messages whose topics
+///   did not come are removed, so each screen converges to the broker's retained state, and the
+///   others keep their ids (nothing is posted twice);
+/// - nothing is published to the lease manager before the first such read is complete, so a
+///   restarted service adopts its messages rather than removing and posting them again.
+public final class MQTTSource: ItemSource {
+    /// The connection and tree.
+    public let settings: MQTTSettings
+
+    private struct Received {
+        var payload: [UInt8]
+        var item: SourceItem
+    }
+
+    private var context: SourceContext?
+    private var client: MQTTClient?
+    private var received: [String: Received] = [:]
+    private var channelSettings: [String: (payload: [UInt8], values: [String: DBusValue])] = [:]
+    private var applied: [String: [UInt8]] = [:]
+    private var problems: [String: [UInt8]] = [:]
+    /// The topics seen since the current read of retained messages began (nil outside one).
+    private var round: Set<String>?
+    private var token: [UInt8]?
+    private var roundTimer: LoopTimer?
+    private var ready = false
+    private var publishPending = false
+    private var connectedOnce = false
+    private var lastDisconnect: String?
+    private var tickerWatcher: NameOwnerWatcher?
+    private var connectTimer: LoopTimer?
+    private var connectDelay: UInt32 = 1
+
+    /// A source following `settings`.
+    public init(settings: MQTTSettings) {
+        self.settings = settings
+    }
+
+    public func start(_ context: SourceContext) throws {
+        self.context = context
+        let loop = context.loop
+        let bound = LoopBound(self, loop: loop)
+        tickerWatcher = try NameOwnerWatcher(connection: context.connection, name: TickerBus.name) { [weak self] change in
+            guard let self, change.newOwner != nil else { return }
+            self.applied.removeAll()
+            for channel in self.channelSettings.keys.sorted() { self.configure(channel) }
+        }
+        let client = try MQTTClient(settings: settings) { event in
+            loop.execute { bound.value.handle(event) }
+        }
+        self.client = client
+        roundTimer = loop.makeTimer { [weak self] in self?.finishRound(timedOut: true) }
+        connectTimer = loop.makeTimer { [weak self] in self?.connect() }
+        connect()
+    }
+
+    /// Makes the first connection, retrying after 1 s, 2 s, 4 s … up to `reconnect-max` (the
+    /// client's own thread takes over once connected).
+    private func connect() {
+        guard let client, let context else { return }
+        do {
+            guard let failure = try client.start() else { return }
+            handle(.disconnected(failure))
+            connectTimer?.schedule(at: .after(.seconds(Int64(connectDelay))))
+            connectDelay = min(connectDelay * 2, settings.reconnectMax)
+        } catch {
+            context.logger.error("cannot connect to the broker \(endpoint): \(error)")
+        }
+    }
+
+    public func stop() {
+        roundTimer?.cancel()
+        connectTimer?.cancel()
+        tickerWatcher?.cancel()
+        client?.stop()
+        client = nil
+    }
+
+    private var endpoint: String { "\(settings.host):\(settings.port)" }
+
+    private func handle(_ event: MQTTEvent) {
+        guard let context, client != nil else { return }
+        switch event {
+        case .connected:
+            if !connectedOnce || lastDisconnect != nil {
+                context.logger.info("connected to the broker \(endpoint) as '\(settings.clientID)'")
+            }
+            connectedOnce = true
+            lastDisconnect = nil
+        case .refused(let reason):
+            context.logger.error("the broker \(endpoint) refused: \(reason)")
+        case .disconnected(let reason):
+            round = nil
+            token = nil
+            roundTimer?.cancel()
+            guard let reason, reason != lastDisconnect else { return }
+            lastDisconnect = reason
+            context.logger.warning(
+                "broker \(endpoint) unreachable (\(reason)); the messages stay until their own end, reconnecting with a growing delay (at most \(settings.reconnectMax)s)")
+        case .subscribed:
+            beginRound()
+        case .message(let topic, let payload, _):
+            receive(topic: topic, payload: payload)
+        case .publishRefused(let reason):
+            context.logger.error(
+                "the broker refused the sync token on \(settings.syncTopic) (\(reason)); its ACL needs 'pattern readwrite tickerd/sync/%c' — until then each read of the retained messages ends after \(Double(settings.syncTimeout) / 1e6)s")
+        }
+    }
+
+    private func beginRound() {
+        round = []
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255) }
+        let hex = bytes.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+        token = Array(hex.utf8)
+        client?.publish(topic: settings.syncTopic, payload: token ?? [])
+        roundTimer?.schedule(at: .after(.microseconds(settings.syncTimeout)))
+    }
+
+    private func finishRound(timedOut: Bool) {
+        guard let seen = round, let context else { return }
+        round = nil
+        token = nil
+        roundTimer?.cancel()
+        if timedOut {
+            context.logger.warning(
+                "the sync token did not come back on \(settings.syncTopic) within \(Double(settings.syncTimeout) / 1e6)s; taking the retained messages received so far as complete")
+        }
+        let gone = received.keys.filter { !seen.contains($0) }
+        for topic in gone { received[topic] = nil }
+        for topic in channelSettings.keys where !seen.contains(settingsTopic(topic)) { channelSettings[topic] = nil }
+        if !ready || !gone.isEmpty {
+            context.logger.info("in step with the broker: \(received.count) messages\(gone.isEmpty ? "" : ", \(gone.count) removed")")
+        }
+        ready = true
+        schedulePublish()
+    }
+
+    private func settingsTopic(_ channel: String) -> String { "\(settings.topic)/\(channel)/\(FleetTopic.settingsLevel)" }
+
+    private func receive(topic: String, payload: [UInt8]) {
+        if topic == settings.syncTopic {
+            if let token, payload == token { finishRound(timedOut: false) }
+            return
+        }
+        guard let context, let place = FleetTopic(topic, prefix: settings.topic) else { return }
+        round?.insert(topic)
+        switch place {
+        case .invalid(let problem):
+            report(topic: topic, payload: payload, problem: "topic \(topic): \(problem)")
+        case .settings(let channel):
+            guard !payload.isEmpty else {
+                if channelSettings.removeValue(forKey: channel) != nil {
+                    context.logger.info("topic \(topic): settings cleared; channel \(channel) keeps the settings it has")
+                }
+                return
+            }
+            do {
+                channelSettings[channel] = (payload, try FleetSettings.parse(payload))
+                problems[topic] = nil
+                configure(channel)
+            } catch {
+                report(topic: topic, payload: payload, problem: "topic \(topic): \(error)")
+            }
+        case .message(let channel, let id):
+            guard !payload.isEmpty else {
+                if received.removeValue(forKey: topic) != nil { schedulePublish() }
+                problems[topic] = nil
+                return
+            }
+            if received[topic]?.payload == payload { return }  // the same retained message again
+            do {
+                let message = try FleetMessage(json: payload)
+                let item = SourceItem(
+                    key: "\(channel)/\(id)", fields: ["text": message.text, "channel": channel, "id": id],
+                    link: message.link, urgent: message.urgent,
+                    expires: message.expires(receivedAt: LeaseManager.now()), channel: channel,
+                    priority: message.priority, options: message.passedOptions)
+                received[topic] = Received(payload: payload, item: item)
+                problems[topic] = nil
+                schedulePublish()
+            } catch {
+                report(topic: topic, payload: payload, problem: "topic \(topic): \(error)")
+            }
+        }
+    }
+
+    /// Logs a bad payload once (again only when the payload changes).
+    private func report(topic: String, payload: [UInt8], problem: String) {
+        guard problems[topic] != payload else { return }
+        problems[topic] = payload
+        context?.logger.error("\(problem); the other messages are not affected", metadata: ["topic": "\(topic)"])
+    }
+
+    /// Sends the channel's settings to tickerd (`Configure`) unless it has them already.
+    private func configure(_ channel: String) {
+        guard let context, let wanted = channelSettings[channel], applied[channel] != wanted.payload else { return }
+        applied[channel] = wanted.payload
+        let topic = settingsTopic(channel)
+        do {
+            let message = try Message.methodCall(
+                destination: TickerBus.name, path: try ObjectPath(TickerBus.managerPath),
+                interface: TickerBus.controlInterface, member: "Configure")
+            try message.append([.string(channel), .vardict(wanted.values)])
+            try context.connection.call(message, timeout: .seconds(10)) { [weak self] result in
+                guard let self, case .failure(let error) = result else { return }
+                if self.applied[channel] == wanted.payload { self.applied[channel] = nil }
+                self.context?.logger.error(
+                    "topic \(topic): tickerd refused the settings: \(error)", metadata: ["topic": "\(topic)"])
+            }
+        } catch {
+            context.logger.error("topic \(topic): cannot send the settings: \(error)")
+        }
+    }
+
+    /// Publishes the current items once the current loop turn is done (many retained messages
+    /// arrive together).
+    private func schedulePublish() {
+        guard ready, !publishPending, let context else { return }
+        publishPending = true
+        context.loop.runSoon { [weak self] in
+            guard let self else { return }
+            self.publishPending = false
+            self.context?.publish(self.received.keys.sorted().compactMap { self.received[$0]?.item })
+        }
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The MQTT source end to end: a real mosquitto on loopback, several screens (each a real tickerd
+/// on its own private bus with its own state, and the real tickerd-sources), fleet messages
+/// published with mosquitto_pub, and busctl/dbus-monitor as the independent witnesses.
+@Suite(.serialized) struct MQTTFleetTests {
+    /// A message as every screen should list it.
+    struct Shown: Hashable, CustomStringConvertible {
+        var id: String
+        var channel: String
+        var text: String
+        var description: String { "\(id)@\(channel)=\(text)" }
+    }
+
+    /// One screen: tickerd, its sources service following the fleet, and a signal witness.
+    final class Screen {
+        let fixture: SourcesFixture
+        let signals: SignalLog
+
+        init(_ sources: String) throws {
+            fixture = try SourcesFixture(sources: sources)
+            signals = try SignalLog(address: fixture.address)
+            try fixture.startService()
+        }
+
+        func shown() throws -> Set<Shown> {
+            Set(try fixture.messages(of: "fleet").map { Shown(id: $0.id, channel: $0.channel, text: $0.text) })
+        }
+    }
+
+    static func now() -> Int64 { Int64(Date().timeIntervalSince1970 * 1_000_000) }
+
+    static func shown(_ pairs: [(String, String)]) -> Set<Shown> {
+        Set(pairs.map { topic, text in
+            let parts = topic.split(separator: "/")
+            return Shown(id: "src/fleet/\(parts[0])/\(parts[1])", channel: String(parts[0]), text: text)
+        })
+    }
+
+    /// Waits until every screen shows `expected`; records what they showed when they do not.
+    func converge(_ screens: [Screen], _ expected: Set<Shown>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (index, screen) in screens.enumerated() {
+            let reached = try screen.fixture.wait(.seconds(15)) { try screen.shown() == expected }
+            let shown = try screen.shown()
+            #expect(reached, "\(what): screen \(index) shows \(shown), expected \(expected)\n\(screen.fixture.log)",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Every message id started at most once on each screen (posted once, changed in place).
+    func noDuplicates(_ screens: [Screen], sourceLocation: SourceLocation = #_sourceLocation) {
+        for (index, screen) in screens.enumerated() {
+            let started = screen.signals.ids("MessageStarted").filter { $0.hasPrefix("src/fleet/") }
+            #expect(!started.isEmpty, "screen \(index): dbus-monitor saw no MessageStarted", sourceLocation: sourceLocation)
+            #expect(started.count == Set(started).count, "screen \(index) started twice: \(started)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func screensFollowTheFleetLateJoinersAndRestartsIncluded() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let start = Self.now() + 2_000_000
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 12, "mode": "continuous"}"#)
+        try broker.publish("tickerd/lobby/main/welcome", #"{"text": "Welcome to the lobby", "priority": 2, "start": \#(start)}"#)
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-guest"}"#)
+        try broker.publish("tickerd/lobby/news/lunch", #"{"text": "Lunch at noon", "link": "https://example.org/lunch"}"#)
+        try broker.publish("tickerd/lobby/main/broken", #"{"text": 5}"#)
+        try broker.publish("tickerd/lobby/main/typo", #"{"text": "x", "colour": "red"}"#)
+        try broker.publish("tickerd/lobby/main/notjson", "{text")
+        let lease = "lease = \"10s\"\n\n"  // a restart under load stays well within it
+        var screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+        ]
+        var expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-guest"), ("news/lunch", "Lunch at noon"),
+        ])
+        try converge(screens, expected, "first retained set")
+        let log = screens[0].fixture.log
+        #expect(log.contains("topic tickerd/lobby/main/broken: \"text\" must be a string, got an integer"), "\(log)")
+        #expect(log.contains("topic tickerd/lobby/main/typo: unknown option 'colour'"), "\(log)")
+        #expect(log.contains("topic tickerd/lobby/main/notjson: not valid JSON"), "\(log)")
+        #expect(log.contains("source=fleet"))
+        let lunch = try #require(try screens[0].fixture.messages(of: "fleet").first { $0.id == "src/fleet/news/lunch" })
+        #expect(lunch.link == "https://example.org/lunch")
+        for screen in screens {
+            let timeline = try screen.fixture.ok("busctl", [
+                "--address=\(screen.fixture.address)", "get-property", "io.github.tickerd.Ticker1",
+                "/io/github/tickerd/Ticker1/channel/main", "io.github.tickerd.Ticker1.Channel", "Timeline",
+            ])
+            #expect(timeline.contains("\"speed\" d 12"), "\(timeline)")
+        }
+
+        // Change one, remove one, add one.
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-2024"}"#)
+        try broker.publish("tickerd/lobby/news/lunch", "")
+        try broker.publish("tickerd/lobby/news/fire-drill", #"{"text": "Fire drill at 3 pm", "urgent": true}"#)
+        expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-2024"), ("news/fire-drill", "Fire drill at 3 pm"),
+        ])
+        try converge(screens, expected, "after changes")
+
+        // A late joiner gets the whole state from the retained messages.
+        screens.append(try Screen(lease + broker.sourceTable(clientID: "screen-c")))
+        try converge(screens, expected, "late joiner")
+
+        // A screen whose service is killed and restarted adopts its messages: no second copy.
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        #expect(screens[1].fixture.wait { screens[1].fixture.log.contains("in step with the broker") })
+        try converge(screens, expected, "after a restart")
+        try broker.publish("tickerd/lobby/main/wifi", #"{"text": "Wi-Fi: lobby-2025"}"#)
+        expected = Self.shown([
+            ("main/welcome", "Welcome to the lobby"), ("main/wifi", "Wi-Fi: lobby-2025"), ("news/fire-drill", "Fire drill at 3 pm"),
+        ])
+        try converge(screens, expected, "after the restart, a change")
+        noDuplicates(screens)
+        #expect(screens[1].signals.ids("MessageEnded").filter { $0.hasPrefix("src/fleet/main/") }.isEmpty,
+                "\(screens[1].signals.ids("MessageEnded"))")
+    }
+
+    @Test func brokerOutageKeepsTheMessagesAndItsReturnConverges() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One"}"#)
+        try broker.publish("tickerd/lobby/main/two", #"{"text": "Two"}"#)
+        try broker.publish("tickerd/lobby/alerts/three", #"{"text": "Three", "end": \#(Self.now() + 3_600_000_000)}"#)
+        let lease = "lease = \"2s\"\n\n"
+        let screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-c", extra: "protocol = \"mqtt311\"\n")),
+        ]
+        let expected = Self.shown([("main/one", "One"), ("main/two", "Two"), ("alerts/three", "Three")])
+        try converge(screens, expected, "before the outage")
+
+        // Ten seconds without the broker (five leases): the messages stay on every screen.
+        try broker.stop()
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains("unreachable") })
+        }
+        let outageEnds = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < outageEnds {
+            for (index, screen) in screens.enumerated() {
+                let shown = try screen.shown()
+                #expect(shown == expected, "screen \(index) during the outage: \(shown)")
+                if shown != expected { return }
+            }
+            usleep(250_000)
+        }
+
+        // It comes back with the same retained state: nothing changes, nothing is posted twice.
+        try broker.start()
+        for screen in screens {
+            #expect(screen.fixture.wait {
+                screen.fixture.log.components(separatedBy: "connected to the broker").count - 1 >= 2
+                    && screen.fixture.log.components(separatedBy: "in step with the broker").count - 1 >= 1
+            }, "\(screen.fixture.log)")
+        }
+        try converge(screens, expected, "after the broker's return")
+        noDuplicates(screens)
+        for screen in screens {
+            #expect(screen.signals.ids("MessageEnded").isEmpty, "\(screen.signals.ids("MessageEnded"))")
+        }
+
+        // It comes back with another retained state (prepared on a second broker, whose saved
+        // state replaces this one's): every screen converges to it.
+        let other = try MosquittoBroker()
+        try other.start()
+        try other.publish("tickerd/lobby/main/one", #"{"text": "One, changed"}"#)
+        try other.publish("tickerd/lobby/main/four", #"{"text": "Four"}"#)
+        try other.stop()
+        try broker.stop()
+        try FileManager.default.removeItem(atPath: broker.persistenceFile)
+        try FileManager.default.copyItem(atPath: other.persistenceFile, toPath: broker.persistenceFile)
+        try broker.start()
+        try converge(screens, Self.shown([("main/one", "One, changed"), ("main/four", "Four")]), "another retained state")
+        noDuplicates(screens)
+    }
+
+    @Test func securedBrokerTLSPasswordsAndACLsAScreenCannotPublish() throws {
+        let broker = try MosquittoBroker(secured: true)
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/hello", #"{"text": "Hello over TLS"}"#)
+        let screen = try Screen(broker.sourceTable(clientID: "screen-tls", extra: "protocol = \"mqtt311\"\n"))
+        try converge([screen], Self.shown([("main/hello", "Hello over TLS")]), "over TLS")
+        #expect(screen.fixture.log.contains("in step with the broker"))
+        #expect(!screen.fixture.log.contains("did not come back"), "the ACL lets a screen use its sync topic")
+
+        // MQTT 5: the broker answers a screen's publish with "not authorized".
+        let refused = try ChildProcess.run("mosquitto_pub", broker.clientArguments(user: "screen") + [
+            "-V", "mqttv5", "-q", "1", "-r", "-t", "tickerd/lobby/main/evil", "-m", #"{"text": "Evil"}"#,
+        ])
+        #expect(refused.stderr.contains("Not authorized") || refused.stdout.contains("Not authorized"),
+                "status \(refused.status): \(refused.stdout) \(refused.stderr)")
+
+        // MQTT 3.1.1 has no answer: an admin subscriber sees the marker published after it, and
+        // not the screen's message.
+        let watcher = try ChildProcess("mosquitto_sub", broker.clientArguments() + ["-V", "mqttv311", "-v", "-t", "tickerd/#"])
+        defer { watcher.kill(SIGTERM) }
+        #expect(watcher.waitForOutput(timeout: .seconds(10)) { $0.contains("Hello over TLS") })
+        let silent = try ChildProcess.run("mosquitto_pub", broker.clientArguments(user: "screen") + [
+            "-V", "mqttv311", "-q", "1", "-t", "tickerd/lobby/main/sneaky", "-m", #"{"text": "Sneaky"}"#,
+        ])
+        #expect(silent.status == 0, "3.1.1 gives the publisher no refusal: \(silent.stderr)")
+        try broker.publish("tickerd/lobby/marker", "after the screen", retained: false)
+        #expect(watcher.waitForOutput(timeout: .seconds(10)) { $0.contains("after the screen") })
+        #expect(!watcher.standardOutput.contains("Sneaky") && !watcher.standardOutput.contains("Evil"), "\(watcher.standardOutput)")
+        #expect(try screen.shown() == Self.shown([("main/hello", "Hello over TLS")]))
+
+        // Wrong credentials: refused, logged, nothing shown changes.
+        let intruder = try Screen(broker.sourceTable(clientID: "intruder").replacingOccurrences(of: "screen-secret", with: "guess"))
+        #expect(intruder.fixture.wait { intruder.fixture.log.contains("refused") }, "\(intruder.fixture.log)")
+        #expect(try intruder.shown().isEmpty)
+    }
+
+    /// Whether `screen`'s channel has no pending content change (its Timeline has no `switch`).
+    func settled(_ screen: Screen, channel: String) throws -> Bool {
+        let timeline = try ChildProcess.run("busctl", [
+            "--address=\(screen.fixture.address)", "get-property", "io.github.tickerd.Ticker1",
+            "/io/github/tickerd/Ticker1/channel/\(channel)", "io.github.tickerd.Ticker1.Channel", "Timeline",
+        ])
+        return timeline.status == 0 && !timeline.stdout.contains("\"switch\"")
+    }
+
+    /// Every screen renders the same frames at `count` instants spread from now to `until`
+    /// (microseconds since the epoch); returns how many instants were compared. The screens are
+    /// asked in turns of a few instants each, so they answer with the same state. When `until`
+    /// is the next scheduled change, the sampling must end before it (the frames of a later state
+    /// are another comparison), which is checked.
+    func sameFrames(_ samplers: [FrameSampler], _ what: String, count: Int = 200, until: Int64,
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Int {
+        let from = Self.now()
+        let span = until - from
+        let instants = (0..<count).map { from + span * Int64($0) / Int64(count) + Int64($0 % 7) * 997 }
+        var frames = samplers.map { _ in [FrameSampler.Frame]() }
+        for batch in stride(from: 0, to: count, by: 10) {
+            let slice = Array(instants[batch..<min(count, batch + 10)])
+            for (index, sampler) in samplers.enumerated() {
+                frames[index] += try sampler.frames(channel: "main", columns: 40, at: slice)
+            }
+        }
+        #expect(Self.now() < until, "\(what): sampling ran into the next change; the comparison is void",
+                sourceLocation: sourceLocation)
+        for index in frames.indices.dropFirst() {
+            let differing = instants.indices.filter { frames[index][$0] != frames[0][$0] }
+            #expect(differing.count == 0, "\(what): screen \(index) differs from screen 0 at \(differing.count) of \(count) instants, first \(differing.first.map { "\(frames[0][$0]) vs \(frames[index][$0])" } ?? "")",
+                    sourceLocation: sourceLocation)
+        }
+        #expect(Set(frames[0].map(\.text)).count > 1, "\(what): the frames move", sourceLocation: sourceLocation)
+        return count
+    }
+
+    @Test func phaseLockedScreensRenderTheSameFrameAtTheSameInstant() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        var screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a")),
+            try Screen(broker.sourceTable(clientID: "screen-b")),
+        ]
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains("in step with the broker") }, "\(screen.fixture.log)")
+        }
+        // Scheduled ahead (with room for a loaded machine), so every screen changes at the same
+        // instants: three posts at t0, one removal (its end) at t0 + 5 s, a post at t0 + 10 s.
+        let t0 = Self.now() + 6_000_000
+        try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed", "start": \#(t0)}"#)
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "start": \#(t0)}"#)
+        try broker.publish("tickerd/lobby/main/c", #"{"text": "Lifts out of order", "start": \#(t0), "end": \#(t0 + 5_000_000)}"#)
+        try broker.publish("tickerd/lobby/main/d", #"{"text": "Café open until 8 pm", "start": \#(t0 + 10_000_000)}"#)
+        try converge(screens, Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap"),
+            ("main/c", "Lifts out of order"), ("main/d", "Café open until 8 pm"),
+        ]), "scheduled posts")
+        var samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        var compared = 0
+        // Across the changes: after the posts, after the removal, after the late post, each once
+        // every screen has signalled the stage's change (so it has applied it), from then until
+        // the next change (a change still pending shows in the frames the same way everywhere).
+        let stages: [(String, Int64, Int64, String, String)] = [
+            ("posts", t0, t0 + 5_000_000, "MessageStarted", "c"), ("removal", t0 + 5_000_000, t0 + 10_000_000, "MessageEnded", "c"),
+            ("late post", t0 + 10_000_000, t0 + 20_000_000, "MessageStarted", "d"),
+        ]
+        for (stage, instant, next, member, id) in stages {
+            #expect(Self.now() < instant, "\(stage): the screens were not ready before the scheduled instant")
+            while Self.now() < instant { usleep(50_000) }  // the scenario's own schedule
+            for screen in screens {
+                let signalled = screen.fixture.wait { screen.signals.ids(member).contains("src/fleet/main/\(id)") }
+                #expect(signalled, "\(stage): no \(member) for \(id)")
+            }
+            compared += try sameFrames(samplers, stage, until: next - 300_000)
+        }
+
+        // A late joiner and a restarted screen settle into the same frames.
+        screens.append(try Screen(broker.sourceTable(clientID: "screen-c")))
+        let restarted = screens[1]
+        try restarted.fixture.killService()
+        restarted.fixture.daemon.signal(SIGKILL)
+        _ = try restarted.fixture.daemon.process.wait(timeout: .seconds(10))
+        try restarted.fixture.daemon.start()
+        try restarted.fixture.startService()
+        let expected = Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap"), ("main/d", "Café open until 8 pm"),
+        ])
+        try converge(screens, expected, "late joiner and restart")
+        for screen in screens {
+            #expect(try screen.fixture.wait(.seconds(30)) { try settled(screen, channel: "main") }, "the change settles")
+        }
+        samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        compared += try sameFrames(samplers, "late joiner and restart", count: 400, until: Self.now() + 12_000_000)
+        #expect(compared >= 1000)
+    }
+
+}
