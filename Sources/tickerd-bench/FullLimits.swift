@@ -1,0 +1,273 @@
+import DBus
+import Foundation
+import TestSupport
+import TickerNames
+
+/// The daemon at its own limits (`--full-limits`): every channel the default limits allow (64)
+/// holding 1000 always-active messages, plus scheduled messages (100k) spread over them, all read
+/// from one generated configuration file (one transaction at start, so filling takes seconds, not
+/// the hour that posting them one by one takes).
+///
+/// Then, as users of such a daemon would notice it: how long a `Post` (and its `Remove`) takes;
+/// how long `Render` and `Peer.Ping` take while another client posts and removes as fast as it
+/// can; how long other callers wait while a client lists every message (`List ""`); and the
+/// daemon's resident memory, now and at its peak.
+struct FullLimits {
+    /// The daemon binary.
+    let binary: String
+    /// The bus.
+    let bus: PrivateBus
+    /// Channels (`main` and `c01`…).
+    let channels: Int
+    /// Always-active messages per channel.
+    let activePerChannel: Int
+    /// Scheduled messages, spread over the channels.
+    let scheduled: Int
+    /// Timed calls per figure.
+    let samples: Int
+
+    /// Runs the scenario and returns its rows.
+    func run() throws -> [ResultRow] {
+        let config = configuration()
+        let daemon = try DaemonUnderTest(binary: binary, bus: bus, config: config, readyTimeout: 1800)
+        defer { daemon.stop() }
+        do {
+            return try measure(daemon)
+        } catch {
+            throw BenchError("\(error)\n--- tickerd's log (tail) ---\n\(daemon.logTail())")
+        }
+    }
+
+    private func measure(_ daemon: DaemonUnderTest) throws -> [ResultRow] {
+        var rows: [ResultRow] = []
+        let total = channels * activePerChannel
+        let size = "\(channels) × \(activePerChannel) active + \(scheduled) scheduled"
+        let filledRSS = daemon.statistics.residentBytes()
+        rows.append(ResultRow(
+            figure: "full limits: start → READY=1 with \(size) (config file)",
+            value: String(format: "%.2f s", daemon.startup.seconds), spread: "one start", budget: "—", met: nil,
+            note: "\(total + scheduled) messages"))
+        let address = bus.address
+        let client = try BlockingClient(address: address)
+        // Warm up: the first calls set up the client's side.
+        for index in 0..<3 { try client.postAndRemove(channel: "main", id: "warm-\(index)") }
+
+        // Post + Remove alone.
+        var posts: [Double] = []
+        var removes: [Double] = []
+        for index in 0..<samples {
+            let (post, remove) = try client.timedPostAndRemove(channel: "main", id: "quiet-\(index)")
+            posts.append(post)
+            removes.append(remove)
+        }
+        rows.append(latencyRow("full limits: Post, answered (client side)", posts, budget: 2))
+        rows.append(latencyRow("full limits: Remove, answered (client side)", removes, budget: nil))
+
+        // Render, Ping and Post while another client posts and removes as fast as it can.
+        let poster = BackgroundCaller(address: address) { client, index in
+            try client.postAndRemove(channel: "c01", id: "load-\(index)")
+        }
+        var renders: [Double] = []
+        var pings: [Double] = []
+        var loadedPosts: [Double] = []
+        for index in 0..<samples {
+            renders.append(try client.timed { try client.render(channel: "main") })
+            pings.append(try client.timed { try client.ping() })
+            loadedPosts.append(try client.timedPostAndRemove(channel: "main", id: "loaded-\(index)").post)
+        }
+        let posterCalls = try poster.stop()
+        let load = "while another client made \(posterCalls) Post + Remove pairs"
+        rows.append(latencyRow("full limits: Render, 80 columns (\(load))", renders, budget: 1))
+        rows.append(latencyRow("full limits: Peer.Ping (same load)", pings, budget: 1))
+        rows.append(latencyRow("full limits: Post, answered (same load)", loadedPosts, budget: 2))
+
+        // List "" while another caller pings.
+        let pinger = BackgroundCaller(address: address) { client, _ in try client.ping() }
+        var lists: [Double] = []
+        var listBytes = 0
+        for _ in 0..<3 {
+            lists.append(try client.timed { listBytes = try client.listAll() })
+        }
+        _ = try pinger.stop()
+        let stall = pinger.slowest
+        rows.append(ResultRow(
+            figure: "full limits: longest Peer.Ping of another caller during `List \"\"`",
+            value: String(format: "%.1f ms", stall * 1000),
+            spread: String(format: "List \"\" took %.0f–%.0f ms (%d entries)", (lists.min() ?? 0) * 1000,
+                           (lists.max() ?? 0) * 1000, listBytes),
+            budget: "≤ 50 ms", met: stall <= 0.05, note: "3 lists, pings back to back"))
+
+        let rss = daemon.statistics.residentBytes()
+        let peak = daemon.statistics.peakResidentBytes()
+        rows.append(ResultRow(
+            figure: "full limits: RSS after the load / peak",
+            value: String(format: "%.1f / %.1f MB", Double(rss) / 1_048_576, Double(peak) / 1_048_576),
+            spread: String(format: "%.1f MB right after start", Double(filledRSS) / 1_048_576),
+            budget: "—", met: nil, note: "VmRSS / VmHWM"))
+        client.close()
+        return rows
+    }
+
+    /// The configuration: `[limits] messages` leaves room for the scheduled ones and the Posts.
+    func configuration(now: Date = Date()) -> String {
+        let names = (0..<channels).map { $0 == 0 ? "main" : String(format: "c%02d", $0) }
+        let perChannel = activePerChannel + (scheduled + channels - 1) / channels + 10
+        var text = "[limits]\nmessages = \(perChannel)\nchannels = \(max(channels, 1))\n"
+        text.reserveCapacity((channels * activePerChannel + scheduled) * 90)
+        for name in names { text += "\n[channel.\(name)]\nframe-rate = 0\n" }
+        for (index, name) in names.enumerated() {
+            for number in 0..<activePerChannel {
+                text += "\n[[message]]\nid = \"a\(index)-\(number)\"\nchannel = \"\(name)\"\n"
+                    + "text = \"always on, \(name) message \(number)\"\n"
+            }
+        }
+        let base = Int(now.timeIntervalSince1970) + 86_400
+        for number in 0..<scheduled {
+            let name = names[number % names.count]
+            text += "\n[[message]]\nid = \"s\(number)\"\nchannel = \"\(name)\"\n"
+                + "text = \"scheduled message \(number)\"\nstart = \"@\(base + number * 60)\"\n"
+        }
+        return text
+    }
+
+    private func latencyRow(_ figure: String, _ values: [Double], budget: Double?) -> ResultRow {
+        let stats = Percentiles(values)
+        let p99 = stats.percentile(99) * 1000
+        return ResultRow(
+            figure: figure, value: String(format: "p99 %.2f ms", p99),
+            spread: String(format: "p50 %.2f ms, max %.2f ms, %d calls", stats.median * 1000, stats.maximum * 1000,
+                           values.count),
+            budget: budget.map { String(format: "p99 ≤ %.0f ms", $0) } ?? "—", met: budget.map { p99 <= $0 }, note: "")
+    }
+}
+
+/// A bus connection making blocking calls to tickerd from the calling thread.
+final class BlockingClient {
+    private let loop: EventLoop
+    private let connection: Connection
+    private let manager: ObjectPath
+
+    /// Connects to the bus at `address`.
+    init(address: String) throws {
+        loop = try EventLoop()
+        connection = try Connection(bus: .address(address), loop: loop)
+        manager = try ObjectPath(DaemonUnderTest.managerPath)
+    }
+
+    /// Closes the connection.
+    func close() {
+        connection.close()
+    }
+
+    /// The seconds `body` took.
+    func timed(_ body: () throws -> Void) throws -> Double {
+        let started = ContinuousClock.now
+        try body()
+        return (ContinuousClock.now - started).seconds
+    }
+
+    /// Posts message `id` on `channel`, then removes it.
+    func postAndRemove(channel: String, id: String) throws {
+        _ = try timedPostAndRemove(channel: channel, id: id)
+    }
+
+    /// Posts message `id` on `channel`, then removes it; the seconds each call took.
+    func timedPostAndRemove(channel: String, id: String) throws -> (post: Double, remove: Double) {
+        let post = try timed {
+            _ = try call(DaemonUnderTest.controlInterface, "Post",
+                         [.string(channel), .string("posted at full limits \(id)"), .vardict(["id": .string(id)])])
+        }
+        let remove = try timed { _ = try call(DaemonUnderTest.controlInterface, "Remove", [.string(id)]) }
+        return (post, remove)
+    }
+
+    /// `Render(80, 0)` on `channel`.
+    func render(channel: String) throws {
+        _ = try connection.callBlocking(
+            destination: DaemonUnderTest.service, path: try ObjectPath(TickerBus.channelPath(channel)),
+            interface: DaemonUnderTest.channelInterface, member: "Render", arguments: [.uint32(80), .int64(0)],
+            timeout: .seconds(600))
+    }
+
+    /// `Peer.Ping`.
+    func ping() throws {
+        _ = try call("org.freedesktop.DBus.Peer", "Ping", [])
+    }
+
+    /// `List ""`; how many entries it returned.
+    func listAll() throws -> Int {
+        let reply = try call(DaemonUnderTest.controlInterface, "List", [.string("")])
+        return reply.first?.arrayValue?.count ?? 0
+    }
+
+    private func call(_ interface: String, _ member: String, _ arguments: [DBusValue]) throws -> [DBusValue] {
+        try connection.callBlocking(
+            destination: DaemonUnderTest.service, path: manager, interface: interface, member: member,
+            arguments: arguments, timeout: .seconds(600))
+    }
+}
+
+/// A client on a thread of its own calling `body` back to back until stopped; notes the slowest
+/// call.
+final class BackgroundCaller: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopping = false
+    private var calls = 0
+    private var longest = 0.0
+    private var failure: (any Error)?
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts calling `body` (with the call's index) on a new connection to `address`.
+    init(address: String, _ body: @escaping @Sendable (BlockingClient, Int) throws -> Void) {
+        let ready = DispatchSemaphore(value: 0)
+        let thread = Thread { [self] in
+            defer { finished.signal() }
+            do {
+                let client = try BlockingClient(address: address)
+                defer { client.close() }
+                ready.signal()
+                var index = 0
+                while !isStopping {
+                    let took = try client.timed { try body(client, index) }
+                    index += 1
+                    lock.lock()
+                    calls = index
+                    longest = max(longest, took)
+                    lock.unlock()
+                }
+            } catch {
+                lock.lock()
+                failure = error
+                lock.unlock()
+                ready.signal()
+            }
+        }
+        thread.start()
+        ready.wait()
+    }
+
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
+    /// The longest call so far, in seconds.
+    var slowest: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        return longest
+    }
+
+    /// Stops after the current call; how many calls it made (throws the first failure).
+    func stop() throws -> Int {
+        lock.lock()
+        stopping = true
+        lock.unlock()
+        finished.wait()
+        lock.lock()
+        defer { lock.unlock() }
+        if let failure { throw failure }
+        return calls
+    }
+}
