@@ -203,6 +203,14 @@ import TickerModel
                 return
             }
             #expect(notes.isEmpty)
+            // Every record is the JSON the synthesized conformances write, edits included.
+            let records = try journalRecords(store)
+            #expect(records.contains { !($0.channelEdits ?? []).isEmpty })
+            for record in records {
+                let written = try JSONSerialization.jsonObject(with: Data(try record.jsonBytes())) as? NSDictionary
+                let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? NSDictionary
+                #expect(written != nil && written == reference, "record \(record.sequence)")
+            }
             #expect(snapshot.channels == manager.snapshot().channels)
             #expect(snapshot.messages == manager.snapshot().messages)
         }
