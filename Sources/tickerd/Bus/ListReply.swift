@@ -11,7 +11,7 @@ import TickerModel
 /// in it.
 final class ListReply {
     /// Messages turned into entries per loop turn.
-    static let sliceSize = 2000
+    static let sliceSize = 500
     /// The most bytes an answer may take: the message size a `dbus-daemon` carries by default
     /// (`max_message_size`, 32 MiB), less room for the header. A bus disconnects a sender of a
     /// larger message, so a longer list is refused with `LimitExceeded` instead.

@@ -274,8 +274,7 @@ final class Manager {
             // only when a held tape or a counter may change their layout.
             let touched = everyChannel || changed.contains(name)
             guard touched || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
-            let ids = touched ? messages.activeEntries(inChannel: name).map(\.id) : channel.activeIDs
-            let texts = touched ? ids.compactMap { messages[$0]?.text } : channel.activeTexts
+            let (ids, texts) = touched ? messages.activeMessages(inChannel: name) : (channel.activeIDs, channel.activeTexts)
             let restarted = ids.contains { endedExplicitly.contains($0) }
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.

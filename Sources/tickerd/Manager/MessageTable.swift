@@ -147,11 +147,14 @@ struct MessageTable: Sendable {
         return changedChannels
     }
 
-    /// The messages on `channel`'s tape as of the schedule's latest instant, in tape order
-    /// (``ActiveScheduleEntry/tapeOrder(_:_:)``): the channel's own messages alone are read.
-    func activeEntries(inChannel channel: String) -> [ActiveScheduleEntry] {
-        (slotsByChannel[channel] ?? []).compactMap { schedule.activeEntry(atSlot: $0) }
-            .sorted(by: ActiveScheduleEntry.tapeOrder)
+    /// The ids and texts of the messages on `channel`'s tape as of the schedule's latest instant,
+    /// in tape order (``ActiveScheduleEntry/tapeOrder(_:_:)``): the channel's own messages alone
+    /// are read.
+    func activeMessages(inChannel channel: String) -> (ids: [String], texts: [String]) {
+        let active = (slotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
+            schedule.activeEntry(atSlot: slot).map { ($0, slot) }
+        }.sorted { ActiveScheduleEntry.tapeOrder($0.entry, $1.entry) }
+        return (active.map(\.entry.id), active.map { payloads[$0.slot]?.text ?? "" })
     }
 
     /// The ids of messages whose window has passed for good at `t`.
