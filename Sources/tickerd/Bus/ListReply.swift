@@ -8,7 +8,7 @@ import TickerModel
 /// The call lists the state as it was when it arrived: it keeps a copy of the message table and of
 /// each channel's messages on its tape (copies of value types that share storage until the
 /// manager changes them), so changes made while it works are not in its answer, and none is half
-/// in it.
+/// in it. The first change made while a list is under way pays for copying the message table.
 final class ListReply {
     /// Messages turned into entries per loop turn.
     static let sliceSize = 500
@@ -29,8 +29,6 @@ final class ListReply {
     private var bytes = 16
     private let reply: MethodReply
     private let loop: EventLoop
-    /// The timer of the next slice (kept so the loop holds it while it waits).
-    private var timer: LoopTimer?
 
     /// Lists the messages of `channels` (each with the ids on its tape) from `messages`, answering
     /// `reply` on `loop`.
@@ -88,11 +86,11 @@ final class ListReply {
             budget -= 1
         }
         if pending.isEmpty && channels.isEmpty {
-            timer = nil
             reply.succeed([.array(.structure([.string, .vardict]), entries)])
             return
         }
-        // Through the loop's wait, so calls that arrived meanwhile are served before the next slice.
-        timer = loop.schedule(at: .now()) { [self] in step() }
+        // Through the loop's wait, so calls that arrived meanwhile are served before the next slice
+        // (the loop holds the timer, and the timer this list, until it fires).
+        loop.schedule(at: .now()) { [self] in step() }
     }
 }
