@@ -21,6 +21,9 @@ struct MessageTable: Sendable {
     /// Channels a message was added to, changed in or removed from since the last
     /// ``takeChangedChannels(at:)``.
     private var changedChannels: Set<String> = []
+    /// Each channel's messages that were on the tape at the last ``takeChangedChannels(at:)``,
+    /// by slot (those of ``activeMessages(inChannel:)``, without visiting its scheduled ones).
+    private var activeSlotsByChannel: [String: Set<Int>] = [:]
 
     /// An empty table.
     init() {}
@@ -109,6 +112,8 @@ struct MessageTable: Sendable {
     private mutating func removeSlot(_ slot: Int, from channel: String) {
         slotsByChannel[channel]?.remove(slot)
         if slotsByChannel[channel]?.isEmpty == true { slotsByChannel[channel] = nil }
+        activeSlotsByChannel[channel]?.remove(slot)
+        if activeSlotsByChannel[channel]?.isEmpty == true { activeSlotsByChannel[channel] = nil }
     }
 
     /// How many messages `channel` holds.
@@ -141,17 +146,23 @@ struct MessageTable: Sendable {
     /// channel's ``activeEntries(inChannel:)`` is as it was.
     mutating func takeChangedChannels(at t: Instant) -> Set<String> {
         for slot in schedule.takeChangedSlots(at: t) where slot < payloads.count {
-            if let payload = payloads[slot] { changedChannels.insert(payload.channel) }
+            guard let payload = payloads[slot] else { continue }
+            changedChannels.insert(payload.channel)
+            if schedule.activeEntry(atSlot: slot) != nil {
+                activeSlotsByChannel[payload.channel, default: []].insert(slot)
+            } else {
+                activeSlotsByChannel[payload.channel]?.remove(slot)
+            }
         }
         defer { changedChannels.removeAll() }
         return changedChannels
     }
 
-    /// The ids and texts of the messages on `channel`'s tape as of the schedule's latest instant,
-    /// in tape order (``ActiveScheduleEntry/tapeOrder(_:_:)``): the channel's own messages alone
-    /// are read.
+    /// The ids and texts of the messages on `channel`'s tape as of the last
+    /// ``takeChangedChannels(at:)``, in tape order (``ActiveScheduleEntry/tapeOrder(_:_:)``): the
+    /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String) -> (ids: [String], texts: [String]) {
-        let active = (slotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
+        let active = (activeSlotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
             schedule.activeEntry(atSlot: slot).map { ($0, slot) }
         }.sorted { ActiveScheduleEntry.tapeOrder($0.entry, $1.entry) }
         return (active.map(\.entry.id), active.map { payloads[$0.slot]?.text ?? "" })
