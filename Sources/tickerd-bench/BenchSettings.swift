@@ -22,6 +22,14 @@ struct BenchSettings {
     var scheduledMessages = 100_000
     /// Daemon starts timed for start → READY=1.
     var starts = 10
+    /// Whether to run the full-limits scenario (`--full-limits`) instead of the benchmarks.
+    var isFullLimits = false
+    /// Channels of the full-limits scenario (the default `[limits] channels`).
+    var fullChannels = 64
+    /// Always-active messages per channel of the full-limits scenario (the default `[limits] messages`).
+    var fullActive = 1000
+    /// Timed calls per figure of the full-limits scenario.
+    var fullSamples = 200
     /// Whether to run the soak (`--soak`, issue 10) instead of the benchmarks.
     var isSoak = false
     /// Soak subscribers.
@@ -44,6 +52,9 @@ struct BenchSettings {
         settings.frameClients = 10
         settings.scheduledMessages = 1000
         settings.starts = 2
+        settings.fullChannels = 4
+        settings.fullActive = 10
+        settings.fullSamples = 5
         settings.isSmoke = true
         return settings
     }
@@ -52,7 +63,8 @@ struct BenchSettings {
     static func parse(_ arguments: [String]) throws -> BenchSettings {
         var settings = arguments.contains("--smoke") ? BenchSettings.smoke : BenchSettings()
         settings.isSoak = arguments.contains("--soak")
-        var rest = arguments.filter { $0 != "--smoke" && $0 != "--soak" }[...]
+        settings.isFullLimits = arguments.contains("--full-limits")
+        var rest = arguments.filter { $0 != "--smoke" && $0 != "--soak" && $0 != "--full-limits" }[...]
         while let option = rest.popFirst() {
             if option == "--help" || option == "-h" {
                 print(usage)
@@ -68,6 +80,9 @@ struct BenchSettings {
             case "--scheduled": settings.scheduledMessages = try count(value, option)
             case "--starts": settings.starts = try count(value, option)
             case "--tickerd": settings.tickerd = value
+            case "--channels": settings.fullChannels = try count(value, option)
+            case "--active": settings.fullActive = try count(value, option)
+            case "--samples": settings.fullSamples = try count(value, option)
             case "--subscribers": settings.soakSubscribers = try count(value, option)
             case "--fps": settings.soakFrameRate = try number(value, option)
             case "--duration": settings.soakWindow = try number(value, option)
@@ -82,8 +97,12 @@ struct BenchSettings {
     static let usage = """
     usage: tickerd-bench [--smoke] [--window S] [--load-window S] [--posts N] [--frame-clients N]
                          [--frame-rate FPS] [--scheduled N] [--starts N] [--tickerd PATH]
+           tickerd-bench --full-limits [--channels N] [--active N] [--scheduled N] [--samples N]
+                         [--tickerd PATH]
            tickerd-bench --soak [--subscribers N] [--fps FPS] [--duration S] [--post-interval MS]
                          [--tickerd PATH]
+      --full-limits  N channels (64) of N always-active messages (1000) plus N scheduled
+              (100000), from a config file; Post, Render, Ping and List "" timed (N calls: 200)
       --soak  the long load run (issue 10): N subscribers (200) at FPS (30) for S seconds (60)
               plus a Post every MS milliseconds (10); exits 1 when a verdict is missed
     """

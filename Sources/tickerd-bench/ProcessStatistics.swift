@@ -54,9 +54,18 @@ struct ProcessStatistics {
 
     /// Resident set size in bytes (`VmRSS`).
     func residentBytes() -> Int {
+        statusBytes("VmRSS:")
+    }
+
+    /// The largest resident set size so far, in bytes (`VmHWM`).
+    func peakResidentBytes() -> Int {
+        statusBytes("VmHWM:")
+    }
+
+    private func statusBytes(_ field: String) -> Int {
         guard let status = read("/proc/\(pid)/status") else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            let digits = line.dropFirst("VmRSS:".count).trimmingCharacters(in: .whitespaces).split(separator: " ")
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
+            let digits = line.dropFirst(field.count).trimmingCharacters(in: .whitespaces).split(separator: " ")
             return (digits.first.flatMap { Int($0) } ?? 0) * 1024
         }
         return 0

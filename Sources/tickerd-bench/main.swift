@@ -67,7 +67,17 @@ func runSoak(_ settings: BenchSettings) throws -> [ResultRow] {
 
 do {
     let settings = try BenchSettings.parse(Array(CommandLine.arguments.dropFirst()))
-    if settings.isSoak {
+    if settings.isFullLimits {
+        signal(SIGPIPE, SIG_IGN)
+        let bus = try PrivateBus.forBenchmarks()
+        defer { bus.stop() }
+        FileHandle.standardError.write(Data("tickerd-bench: full limits, \(settings.fullChannels) × \(settings.fullActive) active + \(settings.scheduledMessages) scheduled\n".utf8))
+        let rows = try FullLimits(
+            binary: settings.tickerd, bus: bus, channels: settings.fullChannels, activePerChannel: settings.fullActive,
+            scheduled: settings.scheduledMessages, samples: settings.fullSamples
+        ).run()
+        print(ResultTable.render(rows, verdicts: !settings.isSmoke))
+    } else if settings.isSoak {
         let rows = try runSoak(settings)
         print(ResultTable.render(rows))
         if rows.contains(where: { $0.met == false }) { exit(1) }

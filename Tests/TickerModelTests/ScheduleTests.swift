@@ -286,3 +286,53 @@ import TickerModel
         #expect(schedule.activeEntries(at: Self.origin + 10).map(\.id) == ["top", "early", "a", "b"])
     }
 }
+
+/// ``Schedule/takeChangedSlots(at:)`` hands out what changed and nothing that did not.
+@Suite struct ScheduleChangedSlotsTests {
+    @Test("the slots handed out are exactly those whose active entry changed, plus those edited")
+    func changedSlotsAreThoseWhoseActiveEntryChanged() throws {
+        var random = SeededRandom(seed: 31)
+        var reported = 0
+        var checked = 0
+        for _ in 0..<20 {
+            let entries = try ScheduleTests.randomSchedule(&random)
+            let spare = try ScheduleTests.randomSchedule(&random)
+            var schedule = Schedule(entries)
+            var index = 0
+            var before: [Int: ActiveScheduleEntry] = [:]
+            var edited: Set<Int> = []
+            _ = schedule.takeChangedSlots(at: ScheduleTests.origin)
+            for slot in 0..<entries.count { before[slot] = schedule.activeEntry(atSlot: slot) }
+            for _ in 0..<40 {
+                index += Int.random(in: 1...60, using: &random)
+                let t = ScheduleTests.origin + Instant(index) * ScheduleTests.step
+                let changed = schedule.takeChangedSlots(at: t)
+                var after: [Int: ActiveScheduleEntry] = [:]
+                for slot in 0..<(entries.count + spare.count) { after[slot] = schedule.activeEntry(atSlot: slot) }
+                let differing = Set(after.keys).union(before.keys).filter { after[$0] != before[$0] }
+                #expect(differing.isSubset(of: changed), "at step \(index): \(differing) not in \(changed)")
+                #expect(changed.subtracting(edited) == differing.subtracting(edited), "at step \(index): \(changed)")
+                reported += differing.count
+                checked += 1
+                before = after
+                edited = []
+                // Sometimes replace, remove or add an entry between queries.
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0:
+                    let entry = spare[Int.random(in: 0..<spare.count, using: &random)]
+                    edited.insert(schedule.insert(entry))
+                case 1:
+                    let id = entries[Int.random(in: 0..<entries.count, using: &random)].id
+                    if let slot = schedule.slot(of: id) {
+                        schedule.remove(id: id)
+                        edited.insert(slot)
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        #expect(checked == 800)
+        #expect(reported > 50, "the schedules changed too rarely to test anything")
+    }
+}

@@ -56,6 +56,31 @@ import Testing
         return Double(parts[1].replacingOccurrences(of: "+", with: ""))
     }
 
+    /// `--full-limits --smoke` fills a small daemon from its config and prints every row, with
+    /// the messages it listed.
+    @Test func fullLimitsSmokeRunPrintsEveryRow() throws {
+        let output = try ChildProcess.run(
+            TickerdProcess.binary("tickerd-bench"), ["--full-limits", "--smoke", "--tickerd", TickerdProcess.binary("tickerd")],
+            timeout: .seconds(180))
+        #expect(output.status == 0, "stderr: \(output.stderr)")
+        let rows = output.stdout.split(separator: "\n").map { line in
+            line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        for figure in [
+            "full limits: start → READY=1 with 4 × 10 active + 1000 scheduled", "full limits: Post, answered (client side)",
+            "full limits: Remove", "floor: append", "full limits: Render", "full limits: Peer.Ping",
+            "full limits: Post, answered (same load)", "full limits: RSS",
+        ] {
+            let row = try #require(rows.first { $0.count > 1 && $0[1].hasPrefix(figure) }, "no row \(figure) in:\n\(output.stdout)")
+            #expect(row.count == 8 && !row[2].isEmpty)
+        }
+        // Both lists answered in full: one channel's 10 + 250 messages, and all 1040.
+        let lists = rows.filter { $0.count > 3 && $0[1].hasPrefix("full limits: longest Peer.Ping of another caller during") }
+        #expect(lists.count == 2)
+        #expect(lists.first?[3].hasSuffix(": 260 entries") == true, "\(lists)")
+        #expect(lists.last?[3].hasSuffix(": 1040 entries") == true, "\(lists)")
+    }
+
     @Test func unknownOptionIsAClearError() throws {
         let output = try ChildProcess.run(TickerdProcess.binary("tickerd-bench"), ["--frobnicate", "1"])
         #expect(output.status != 0)

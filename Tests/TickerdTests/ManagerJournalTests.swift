@@ -170,12 +170,52 @@ import TickerModel
             #expect(records.count == before + 1, "one Post, one record")
             let last = try #require(records.last)
             #expect(last.messages.map(\.id) == ["the-new-one"])
-            #expect(last.channels.map(\.name) == ["main"])
+            #expect(last.channels.isEmpty, "main was stored before: it is recorded as an edit")
+            #expect(last.channelEdits?.map(\.channel.name) == ["main"])
             #expect(last.removedMessages.isEmpty && last.removedChannels.isEmpty)
             sizes.append(JournalFile.recordsEnd(atPath: store.journalPath) - size)
         }
         // Equal but for the digits of the record's sequence and the next serial (11 vs 401).
         #expect(abs(sizes[0] - sizes[1]) <= 4, "the record of one Post grew with the messages stored: \(sizes)")
+    }
+
+    @Test func aPostRecordsItsMessageNotTheTapeOfItsChannel() throws {
+        var sizes: [Int] = []
+        for shown in [10, 300] {
+            let directory = try TemporaryDirectory()
+            let clock = ManualClock(Self.base)
+            let (manager, store) = try makeManager(clock, directory: directory.path)
+            for index in 0..<shown {
+                var request = MessageRequest()
+                request.id = String(format: "shown-%04d", index)
+                _ = try manager.post(channel: "main", text: "a message shown on main, number \(10_000 + index)", request: request)
+                clock.now += 1000
+            }
+            let size = JournalFile.recordsEnd(atPath: store.journalPath)
+            var request = MessageRequest()
+            request.id = "the-new-one"
+            _ = try manager.post(channel: "main", text: "one more message shown on main", request: request)
+            sizes.append(JournalFile.recordsEnd(atPath: store.journalPath) - size)
+            // What the journal holds is the state: a restart reads back every message and the tape.
+            let reopened = StateStore(directory: directory.path)
+            guard case let .loaded(snapshot, notes) = try reopened.load(now: clock.now) else {
+                Issue.record("the stored state did not load")
+                return
+            }
+            #expect(notes.isEmpty)
+            // Every record is the JSON the synthesized conformances write, edits included.
+            let records = try journalRecords(store)
+            #expect(records.contains { !($0.channelEdits ?? []).isEmpty })
+            for record in records {
+                let written = try JSONSerialization.jsonObject(with: Data(try record.jsonBytes())) as? NSDictionary
+                let reference = try JSONSerialization.jsonObject(with: JSONEncoder().encode(record)) as? NSDictionary
+                #expect(written != nil && written == reference, "record \(record.sequence)")
+            }
+            #expect(snapshot.channels == manager.snapshot().channels)
+            #expect(snapshot.messages == manager.snapshot().messages)
+        }
+        // Equal but for the digits of the numbers in the record (sequence, serial, offsets).
+        #expect(abs(sizes[0] - sizes[1]) <= 24, "the record of one Post grew with the messages shown: \(sizes)")
     }
 
     @Test func aWakeUpThatChangesNothingWritesNothing() throws {

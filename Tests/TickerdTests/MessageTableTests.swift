@@ -60,4 +60,41 @@ import TickerModel
             #expect(table.entry(id: id) == (try manager.scheduleEntry(for: record)))
         }
     }
+
+    @Test("each channel's shown messages, kept by slot as time moves and messages change, match a full scan")
+    func shownMessagesMatchAFullScan() throws {
+        let manager = Manager(zones: ZoneTable(), clock: { Self.base })
+        var random = SeededRandom(seed: 0x5107)
+        var table = MessageTable()
+        var reference: [String: MessageRecord] = [:]
+        var t = Self.base - 2_000_000
+        var changesSeen = 0
+        for step in 0..<1500 {
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                let id = "m\(Int.random(in: 0..<40, using: &random))"
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    table.remove(id)
+                    reference[id] = nil
+                } else {
+                    let record = Self.randomRecord(id: id, &random)
+                    table.set(record, entry: try manager.scheduleEntry(for: record))
+                    reference[id] = record
+                }
+            }
+            t += Int64.random(in: 0...400_000, using: &random)
+            let changed = table.takeChangedChannels(at: t)
+            changesSeen += changed.count
+            for channel in ["main", "side", "x"] {
+                let shown = try reference.values.filter { $0.channel == channel }.compactMap { record -> ActiveScheduleEntry? in
+                    let entry = try manager.scheduleEntry(for: record)
+                    guard let since = entry.state(at: t).activeSince else { return nil }
+                    return ActiveScheduleEntry(id: entry.id, priority: entry.priority, isUrgent: entry.isUrgent, windowStart: since)
+                }.sorted(by: ActiveScheduleEntry.tapeOrder)
+                let got = table.activeMessages(inChannel: channel)
+                #expect(got.ids == shown.map(\.id), "step \(step), channel \(channel)")
+                #expect(got.texts == shown.compactMap { reference[$0.id]?.text }, "step \(step), channel \(channel)")
+            }
+        }
+        #expect(changesSeen > 500)
+    }
 }

@@ -59,8 +59,8 @@ final class MemoryStore: StateStoring {
     func store(_ change: StateChange, snapshot: () -> StateSnapshot) throws {
         onStore?()
         if failing { throw Failure() }
+        guard state.apply(change) else { throw Failure() }
         changes.append(change)
-        state.apply(change)
     }
 }
 

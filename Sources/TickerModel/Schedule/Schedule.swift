@@ -9,6 +9,10 @@ import HeapModule
 /// does. Entries sharing a calendar share its evaluation. Asking about an instant before the last
 /// one re-evaluates every entry from scratch (the wall clock went back).
 ///
+/// The schedule also notes which slots' shown state may have changed (inserted, replaced,
+/// removed, or stepped by time), so a caller can re-read only those
+/// (``takeChangedSlots(at:)``) instead of every active entry.
+///
 /// Stale heap items (from replaced or removed entries, or from states since stepped) are skipped
 /// lazily: an item counts only while the entry in its slot still changes at its instant. A stale
 /// item that happens to name an entry's real next change is that change, and the entry's own item
@@ -57,6 +61,9 @@ public struct Schedule: Sendable {
     private var evaluatedAt: Instant = Int64.min
     private var activeSlots: Set<Int> = []
     private var endedSlots: Set<Int> = []
+    /// Slots whose entry was inserted, replaced or removed, or whose shown state (shown or not,
+    /// since when) changed, since the last ``takeChangedSlots(at:)``.
+    private var changedSlots: Set<Int> = []
     /// The last `nextElapse(after:)` answer per calendar, shared by entries with that calendar.
     private var elapseCache: [CalendarSpec: (after: Instant, next: Instant?)] = [:]
 
@@ -92,6 +99,7 @@ public struct Schedule: Sendable {
             }
             slotOfID.insert(entry.id, slot: Int32(slot), in: slots, key: Self.id)
         }
+        changedSlots.insert(slot)
         if evaluatedAt == Int64.min {
             slots[slot] = Tracked(entry: entry, state: WindowState(activeSince: nil, nextChange: nil, hasEnded: false,
                                                                    nextOccurrence: nil))
@@ -131,6 +139,7 @@ public struct Schedule: Sendable {
         let slot = Int(found)
         guard let entry = slots[slot]?.entry else { return nil }
         slots[slot] = nil
+        changedSlots.insert(slot)
         freeSlots.append(slot)
         activeSlots.remove(slot)
         endedSlots.remove(slot)
@@ -145,6 +154,25 @@ public struct Schedule: Sendable {
             return ActiveScheduleEntry(id: item.entry.id, priority: item.entry.priority,
                                        isUrgent: item.entry.isUrgent, windowStart: since)
         }.sorted(by: ActiveScheduleEntry.tapeOrder)
+    }
+
+    /// The slots whose entry was inserted, replaced or removed, or whose shown state changed,
+    /// since the last call, with every state brought to `t`; the next call starts afresh. A slot
+    /// may be listed although nothing visible changed (its entry was set to itself), and a
+    /// removed entry's slot is listed although it may hold another entry by now; every slot whose
+    /// ``activeEntry(atSlot:)`` differs from what it was at the last call is listed.
+    public mutating func takeChangedSlots(at t: Instant) -> Set<Int> {
+        advance(to: t)
+        defer { changedSlots.removeAll(keepingCapacity: true) }
+        return changedSlots
+    }
+
+    /// The entry in `slot` as an active entry, if it is on the tape as of the schedule's latest
+    /// instant (the last one asked about).
+    public func activeEntry(atSlot slot: Int) -> ActiveScheduleEntry? {
+        guard slots.indices.contains(slot), let item = slots[slot], let since = item.state.activeSince else { return nil }
+        return ActiveScheduleEntry(id: item.entry.id, priority: item.entry.priority, isUrgent: item.entry.isUrgent,
+                                   windowStart: since)
     }
 
     /// The ids of entries whose window has passed for good at `t` (the daemon ends and drops them).
@@ -188,6 +216,7 @@ public struct Schedule: Sendable {
 
     /// Re-evaluates every entry at `t` from scratch.
     private mutating func rebuild(at t: Instant) {
+        let first = evaluatedAt == Int64.min
         evaluatedAt = t
         activeSlots.removeAll(keepingCapacity: true)
         endedSlots.removeAll(keepingCapacity: true)
@@ -196,6 +225,7 @@ public struct Schedule: Sendable {
         for slot in slots.indices {
             guard let item = slots[slot] else { continue }
             let state = item.entry.state(at: t)
+            if first || state.activeSince != item.state.activeSince { changedSlots.insert(slot) }
             slots[slot] = Tracked(entry: item.entry, state: state)
             if state.isActive { activeSlots.insert(slot) }
             if state.hasEnded { endedSlots.insert(slot) }
@@ -207,6 +237,7 @@ public struct Schedule: Sendable {
     }
 
     private mutating func update(slot: Int, entry: ScheduleEntry, state: WindowState) {
+        if slots[slot]?.state.activeSince != state.activeSince { changedSlots.insert(slot) }
         slots[slot] = Tracked(entry: entry, state: state)
         if state.isActive { activeSlots.insert(slot) } else { activeSlots.remove(slot) }
         if state.hasEnded { endedSlots.insert(slot) } else { endedSlots.remove(slot) }

@@ -147,8 +147,14 @@ final class BusSurface: ManagerObserver {
                 },
                 Method(
                     "List", in: [Argument("channel", .string)], out: [Argument("messages", BusValues.listType)]
-                ) { [unowned self] call in
-                    [try list(channel: try call.argument(0, \.stringValue))]
+                ) { [unowned self] call, reply in
+                    do {
+                        let channel = try call.argument(0, \.stringValue)
+                        if !channel.isEmpty { _ = try manager.existing(channel) }
+                        ListReply.start(channel: channel, manager: manager, reply: reply, loop: connection.loop)
+                    } catch {
+                        reply.fail(error)
+                    }
                 },
                 Method(
                     "SetValue",
@@ -250,18 +256,6 @@ final class BusSurface: ManagerObserver {
 
     private func channel(_ name: String) throws -> ChannelState {
         try manager.existing(name)
-    }
-
-    private func list(channel: String) throws -> DBusValue {
-        if !channel.isEmpty { _ = try manager.existing(channel) }
-        let records = manager.messages.values
-            .filter { channel.isEmpty || $0.channel == channel }
-            .sorted { ($0.channel, $0.id) < ($1.channel, $1.id) }
-        let entries = records.map { record in
-            BusValues.listEntry(
-                record, active: manager.channels[record.channel]?.activeIDs.contains(record.id) == true)
-        }
-        return .array(.structure([.string, .vardict]), entries)
     }
 
     private func channelPropertiesChanged(_ name: String, _ changes: ChannelChanges) throws {

@@ -147,6 +147,8 @@ extension Manager {
                 "channel '\(name)' is paused; a phase-locked channel (phase wall-clock) cannot be: Resume it first")
         }
         if settings != state.settings {
+            // A phase-locked tape is ordered by priority then id, a local one by arrival too.
+            if settings.phase != state.settings.phase { messages.markChanged(channel: name) }
             state.settings = settings
             let tape = state.currentTape(at: now)
             state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)

@@ -45,6 +45,7 @@ extension Manager {
                 problems.append("message '\(record.id)': \(error), skipped")
             }
         }
+        evaluatesEveryChannel = true
         evaluate(at: now)
         // Nobody is listening before the name is owned: what changed while down is in the state.
         committer.dropQueued(from: 0)

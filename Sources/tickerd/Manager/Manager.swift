@@ -129,6 +129,9 @@ final class Manager {
         (lastEvaluation, stateDue, scheduleDue) = (saved.lastEvaluation, saved.stateDue, saved.scheduleDue)
         committer.dropQueued(from: saved.queuedEvents)
         pendingChange = nil
+        // The rolled-back evaluation may have taken changes of the schedule that the channels put
+        // back do not show yet.
+        evaluatesEveryChannel = true
     }
 
     /// While a transaction runs: each message it set or dropped, with its record and schedule
@@ -200,22 +203,31 @@ final class Manager {
     private func noteStored() {
         guard let change = pendingChange else { return }
         pendingChange = nil
-        for channel in change.channels { storedChannels[channel.name] = channel }
+        for channel in changedChannels { storedChannels[channel.name] = channel }
         for name in change.removedChannels { storedChannels[name] = nil }
         markStored()
     }
 
     /// The change handed to the committer and not yet noted as stored.
     private var pendingChange: StateChange?
+    /// The channels of the last ``unstoredChange()``, whole (its record may hold them as edits).
+    private var changedChannels: [StoredChannel] = []
 
     /// What changed since the last store: the channels set since then that differ from their
     /// stored form, and every message added, changed or removed since then.
     func unstoredChange() -> StateChange {
         var change = StateChange(sequence: 0, nextSerial: nextSerial)
+        changedChannels = []
         for name in channels.unstored.sorted() {
             if let channel = channels[name] {
                 let stored = StoredChannel(channel)
-                if storedChannels[name] != stored { change.channels.append(stored) }
+                guard storedChannels[name] != stored else { continue }
+                changedChannels.append(stored)
+                if let previous = storedChannels[name] {
+                    change.channelEdits = (change.channelEdits ?? []) + [StoredChannelEdit(stored, after: previous)]
+                } else {
+                    change.channels.append(stored)
+                }
             } else if storedChannels[name] != nil {
                 change.removedChannels.append(name)
             }
@@ -254,24 +266,21 @@ final class Manager {
         }
         let settledAt = settleChanges(at: t)
         var scheduledAt: Instant??
-        var activeByChannel: [String: [ActiveScheduleEntry]] = [:]
-        for entry in messages.activeEntries(at: t) {
-            guard let record = messages[entry.id] else { continue }
-            activeByChannel[record.channel, default: []].append(entry)
-        }
+        let changed = messages.takeChangedChannels(at: t)
+        let everyChannel = evaluatesEveryChannel
+        evaluatesEveryChannel = false
         for name in channels.keys.sorted() {
             guard var channel = channels[name] else { continue }
-            var entries = activeByChannel[name] ?? []
-            if channel.settings.phase == .wallClock {
-                // Arrival differs from screen to screen: a phase-locked tape is ordered by what
-                // every screen knows alike, priority then id (docs/rendering.md §13).
-                entries.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.id < $1.id }
-            }
-            let ids = entries.map(\.id)
-            let texts = ids.compactMap { messages[$0]?.text }
             for reached in channel.effects.counters.reached(after: lastEvaluation, through: t) {
                 emit(.valueReached(channel: name, name: reached.name, value: reached.value))
             }
+            // Only a channel whose messages changed can show other ones; the others are re-read
+            // only when a held tape or a counter may change their layout.
+            let touched = everyChannel || changed.contains(name)
+            guard touched || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
+            let (ids, texts) = touched
+                ? messages.activeMessages(inChannel: name, phaseLocked: channel.settings.phase == .wallClock)
+                : (channel.activeIDs, channel.activeTexts)
             let restarted = ids.contains { endedExplicitly.contains($0) }
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.
@@ -409,6 +418,10 @@ final class Manager {
     /// The first schedule boundary after the last evaluation (nil: none), so an evaluation knows
     /// when a change the schedule made was due (phase-locked channels change at that instant).
     var scheduleDue: Instant?
+
+    /// Whether the next evaluation re-reads every channel's messages, not only those of channels
+    /// whose messages changed (at the first one, and after a rollback put channels back).
+    var evaluatesEveryChannel = true
 
     /// Ids whose MessageEnded was already queued with reason removed or replaced in this
     /// transaction, so `evaluate` does not report them again as expired.

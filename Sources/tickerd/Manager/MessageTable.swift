@@ -15,8 +15,15 @@ struct MessageTable: Sendable {
     private var payloads: [MessagePayload?] = []
     /// Ids added, changed or removed since the last ``markStored()``.
     private(set) var unstored: Set<String> = []
-    /// How many messages each channel holds (the per-channel limit is checked at every Post).
-    private var countByChannel: [String: Int] = [:]
+    /// Each channel's messages, by slot (the per-channel limit is checked at every Post, and a
+    /// channel's tape is built from its own messages alone).
+    private var slotsByChannel: [String: Set<Int>] = [:]
+    /// Channels a message was added to, changed in or removed from since the last
+    /// ``takeChangedChannels(at:)``.
+    private var changedChannels: Set<String> = []
+    /// Each channel's messages that were on the tape at the last ``takeChangedChannels(at:)``,
+    /// by slot (those of ``activeMessages(inChannel:)``, without visiting its scheduled ones).
+    private var activeSlotsByChannel: [String: Set<Int>] = [:]
 
     /// An empty table.
     init() {}
@@ -51,6 +58,17 @@ struct MessageTable: Sendable {
         return payload.record(with: entry)
     }
 
+    /// The ids and slots of `channel`'s messages, in no particular order.
+    func slots(inChannel channel: String) -> [(id: String, slot: Int)] {
+        (slotsByChannel[channel] ?? []).compactMap { slot in schedule.entry(atSlot: slot).map { ($0.id, slot) } }
+    }
+
+    /// The record in `slot` (``slots(inChannel:)``).
+    func record(atSlot slot: Int) -> MessageRecord? {
+        guard slot < payloads.count, let payload = payloads[slot], let entry = schedule.entry(atSlot: slot) else { return nil }
+        return payload.record(with: entry)
+    }
+
     /// The schedule entry of message `id`.
     func entry(id: String) -> ScheduleEntry? {
         schedule.entry(id: id)
@@ -66,15 +84,15 @@ struct MessageTable: Sendable {
                 if schedule.entry(id: record.id) != entry { schedule.insert(entry) }
                 return
             }
-            if old.channel != record.channel {
-                countByChannel[old.channel, default: 1] -= 1
-                countByChannel[record.channel, default: 0] += 1
+            changedChannels.insert(old.channel)
+            if old.channel != record.channel, let slot = schedule.slot(of: record.id) {
+                removeSlot(slot, from: old.channel)
             }
-        } else {
-            countByChannel[record.channel, default: 0] += 1
         }
+        changedChannels.insert(record.channel)
         unstored.insert(record.id)
         let slot = schedule.insert(entry)
+        slotsByChannel[record.channel, default: []].insert(slot)
         if slot >= payloads.count {
             payloads.append(contentsOf: repeatElement(nil, count: slot - payloads.count + 1))
         }
@@ -85,14 +103,22 @@ struct MessageTable: Sendable {
     mutating func remove(_ id: String) {
         guard let slot = schedule.slot(of: id), let payload = payloads[slot] else { return }
         unstored.insert(id)
-        countByChannel[payload.channel, default: 1] -= 1
+        changedChannels.insert(payload.channel)
+        removeSlot(slot, from: payload.channel)
         schedule.remove(id: id)
         payloads[slot] = nil
     }
 
+    private mutating func removeSlot(_ slot: Int, from channel: String) {
+        slotsByChannel[channel]?.remove(slot)
+        if slotsByChannel[channel]?.isEmpty == true { slotsByChannel[channel] = nil }
+        activeSlotsByChannel[channel]?.remove(slot)
+        if activeSlotsByChannel[channel]?.isEmpty == true { activeSlotsByChannel[channel] = nil }
+    }
+
     /// How many messages `channel` holds.
     func count(inChannel channel: String) -> Int {
-        countByChannel[channel] ?? 0
+        slotsByChannel[channel]?.count ?? 0
     }
 
     /// Forgets which ids changed: the state as it is now is stored.
@@ -115,9 +141,42 @@ struct MessageTable: Sendable {
 
     // MARK: The schedule's questions
 
-    /// The messages on their tapes at `t`, in tape order (``Schedule/activeEntries(at:)``).
-    mutating func activeEntries(at t: Instant) -> [ActiveScheduleEntry] {
-        schedule.activeEntries(at: t)
+    /// The channels whose messages on the tape may differ from those at the last call: a message
+    /// of theirs was added, changed or removed, or its window opened or closed by `t`. Every other
+    /// channel's ``activeEntries(inChannel:)`` is as it was.
+    mutating func takeChangedChannels(at t: Instant) -> Set<String> {
+        for slot in schedule.takeChangedSlots(at: t) where slot < payloads.count {
+            guard let payload = payloads[slot] else { continue }
+            changedChannels.insert(payload.channel)
+            if schedule.activeEntry(atSlot: slot) != nil {
+                activeSlotsByChannel[payload.channel, default: []].insert(slot)
+            } else {
+                activeSlotsByChannel[payload.channel]?.remove(slot)
+            }
+        }
+        defer { changedChannels.removeAll() }
+        return changedChannels
+    }
+
+    /// Makes the next ``takeChangedChannels(at:)`` hand out `channel` though none of its messages
+    /// changed (its tape order changed with its `phase`).
+    mutating func markChanged(channel: String) {
+        changedChannels.insert(channel)
+    }
+
+    /// The ids and texts of the messages on `channel`'s tape as of the last
+    /// ``takeChangedChannels(at:)``, in tape order (``ActiveScheduleEntry/tapeOrder(_:_:)``), or
+    /// by priority then id when `phaseLocked` (arrival differs from screen to screen, so a
+    /// phase-locked tape is ordered by what every screen knows alike, docs/rendering.md §13): the
+    /// channel's shown messages alone are read.
+    func activeMessages(inChannel channel: String, phaseLocked: Bool = false) -> (ids: [String], texts: [String]) {
+        let active = (activeSlotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
+            schedule.activeEntry(atSlot: slot).map { ($0, slot) }
+        }.sorted { a, b in
+            guard phaseLocked else { return ActiveScheduleEntry.tapeOrder(a.entry, b.entry) }
+            return a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id
+        }
+        return (active.map(\.entry.id), active.map { payloads[$0.slot]?.text ?? "" })
     }
 
     /// The ids of messages whose window has passed for good at `t`.

@@ -11,6 +11,9 @@ extension StateChange: JSONStreamWritable {
         object.key("sequence"); writer.writeInteger(sequence)
         object.key("nextSerial"); writer.writeInteger(nextSerial)
         object.key("channels"); try writer.writeArray(channels) { try $0.writeJSON(to: writer) }
+        if let channelEdits {
+            object.key("channelEdits"); try writer.writeArray(channelEdits) { try $0.writeJSON(to: writer) }
+        }
         object.key("removedChannels"); writer.writeArray(removedChannels) { writer.writeString($0) }
         object.key("messages"); try writer.writeArray(messages) { try $0.writeJSON(to: writer) }
         object.key("removedMessages"); writer.writeArray(removedMessages) { writer.writeString($0) }
@@ -38,6 +41,37 @@ extension StoredChannel {
             object.key("effects")
             try writer.writeObject(effects) { try $0.writeJSON(to: writer) }
         }
+        object.end()
+    }
+}
+
+extension StoredChannelEdit {
+    /// Writes this edit as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) throws {
+        var object = JSONObjectFields(writer)
+        object.key("channel"); try channel.writeJSON(to: writer)
+        object.key("texts")
+        writer.writeObject(texts) { edit in
+            var fields = JSONObjectFields(writer)
+            fields.key("base"); writer.writeString(edit.base)
+            fields.key("keep"); writer.writeInteger(edit.keep)
+            fields.key("keepEnd"); writer.writeInteger(edit.keepEnd)
+            fields.key("insert"); writer.writeString(edit.insert)
+            fields.end()
+        }
+        object.key("activeIDs"); activeIDs.writeJSON(to: writer)
+        object.key("activeTexts"); activeTexts.writeJSON(to: writer)
+        object.end()
+    }
+}
+
+extension ListEdit {
+    /// Writes this edit as one JSON object.
+    func writeJSON(to writer: JSONStreamWriter) {
+        var object = JSONObjectFields(writer)
+        object.key("keep"); writer.writeInteger(keep)
+        object.key("keepEnd"); writer.writeInteger(keepEnd)
+        object.key("insert"); writer.writeArray(insert) { writer.writeString($0) }
         object.end()
     }
 }

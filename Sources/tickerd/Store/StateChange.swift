@@ -7,8 +7,11 @@ struct StateChange: Codable, Sendable, Equatable {
     var sequence: UInt64
     /// The next serial for generated message ids.
     var nextSerial: UInt64
-    /// Channels that were added or changed, whole.
+    /// Channels that were added, whole.
     var channels: [StoredChannel] = []
+    /// Channels that changed, as edits of their stored form (``StoredChannelEdit``); nil in
+    /// records of earlier versions, which held every changed channel whole in `channels`.
+    var channelEdits: [StoredChannelEdit]?
     /// Names of channels that are gone.
     var removedChannels: [String] = []
     /// Messages that were added or changed, whole.
@@ -18,7 +21,7 @@ struct StateChange: Codable, Sendable, Equatable {
 
     /// Whether this change leaves a state whose next serial is `serial` as it is.
     func isEmpty(after serial: UInt64) -> Bool {
-        nextSerial == serial && channels.isEmpty && removedChannels.isEmpty && messages.isEmpty
+        nextSerial == serial && channels.isEmpty && (channelEdits ?? []).isEmpty && removedChannels.isEmpty && messages.isEmpty
             && removedMessages.isEmpty
     }
 }

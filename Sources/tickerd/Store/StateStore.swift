@@ -111,7 +111,10 @@ final class StateStore: StateStoring {
                 notes.append("journal record \(index + 1) is out of sequence; it and the rest were not replayed")
                 break
             }
-            state.apply(change)
+            guard state.apply(change) else {
+                notes.append("journal record \(index + 1) edits a channel the state does not hold as edited; it and the rest were not replayed")
+                break
+            }
             last = change.sequence
         }
         if unread > 0 {

@@ -23,12 +23,19 @@ struct StoredState: Sendable, Equatable {
             messages: messages.values.sorted { $0.id < $1.id }, journalSequence: sequence)
     }
 
-    /// Applies `change`.
-    mutating func apply(_ change: StateChange) {
+    /// Applies `change`; false (and nothing applied) when it edits a channel this state does not
+    /// hold in the form it was edited from.
+    mutating func apply(_ change: StateChange) -> Bool {
+        var edited: [StoredChannel] = []
+        for edit in change.channelEdits ?? [] {
+            guard let previous = channels[edit.channel.name], let whole = edit.applied(to: previous) else { return false }
+            edited.append(whole)
+        }
         nextSerial = change.nextSerial
         for name in change.removedChannels { channels[name] = nil }
-        for channel in change.channels { channels[channel.name] = channel }
+        for channel in change.channels + edited { channels[channel.name] = channel }
         for id in change.removedMessages { messages[id] = nil }
         for message in change.messages { messages[message.id] = message }
+        return true
     }
 }

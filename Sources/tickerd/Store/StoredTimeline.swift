@@ -28,6 +28,20 @@ struct StoredTimeline: Codable, Sendable, Equatable {
         Dictionary(fields.map { ($0.key, $0.value.value) }, uniquingKeysWith: { _, last in last })
     }
 
+    /// The string-valued fields, in key order.
+    var strings: [(key: String, text: String)] {
+        fields.compactMap { field in
+            if case let .string(text) = field.value { return (field.key, text) }
+            return nil
+        }
+    }
+
+    /// Sets the string-valued field `key` (nothing when there is no such field).
+    mutating func setString(_ text: String, forKey key: String) {
+        guard let index = fields.firstIndex(where: { $0.key == key }) else { return }
+        fields[index].value = .string(text)
+    }
+
     private struct Key: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

@@ -1,0 +1,126 @@
+/// A channel as a journal record holds it when its previous form is already stored: the channel
+/// with its large values left empty — the long texts of its timeline (the tape and the next tape)
+/// and the ids and texts on its tape — and each of those given as an edit of a value of the
+/// previous form. A Post to a channel of 1000 messages then records the new message's part of the
+/// tape, not the tape.
+///
+/// ``applied(to:)`` of the previous form gives back exactly the channel the edit was made from.
+struct StoredChannelEdit: Codable, Sendable, Equatable {
+    /// The channel, its large values empty (texts "" and lists []).
+    var channel: StoredChannel
+    /// Each large timeline text, by field key, as an edit of a text of the previous form.
+    var texts: [String: TextEdit]
+    /// The ids on the tape, as an edit of the previous form's.
+    var activeIDs: ListEdit
+    /// The texts on the tape, as an edit of the previous form's.
+    var activeTexts: ListEdit
+
+    /// Timeline texts of at least this many UTF-8 bytes are stored as edits.
+    static let largeText = 64
+
+    /// The edit that turns `previous` into `channel` (same name).
+    init(_ channel: StoredChannel, after previous: StoredChannel) {
+        var small = channel
+        var texts: [String: TextEdit] = [:]
+        let bases = previous.timeline.strings.filter { $0.text.utf8.count >= Self.largeText }
+        for (key, text) in channel.timeline.strings where text.utf8.count >= Self.largeText {
+            let bytes = Array(text.utf8)
+            let best = bases.map { TextEdit(bytes, from: Array($0.text.utf8), base: $0.key) }
+                .min { $0.insert.utf8.count < $1.insert.utf8.count }
+            guard let best, best.insert.utf8.count < bytes.count else { continue }
+            texts[key] = best
+            small.timeline.setString("", forKey: key)
+        }
+        small.activeIDs = []
+        small.activeTexts = []
+        self.channel = small
+        self.texts = texts
+        activeIDs = ListEdit(channel.activeIDs, from: previous.activeIDs)
+        activeTexts = ListEdit(channel.activeTexts, from: previous.activeTexts)
+    }
+
+    /// The channel whole, given its `previous` form; nil when the edit does not fit it (a base
+    /// text it names is missing or shorter than what it keeps).
+    func applied(to previous: StoredChannel) -> StoredChannel? {
+        var whole = channel
+        let bases = Dictionary(previous.timeline.strings.map { ($0.key, $0.text) }, uniquingKeysWith: { first, _ in first })
+        for (key, edit) in texts {
+            guard let base = bases[edit.base], let text = edit.applied(to: base) else { return nil }
+            whole.timeline.setString(text, forKey: key)
+        }
+        guard let ids = activeIDs.applied(to: previous.activeIDs),
+              let texts = activeTexts.applied(to: previous.activeTexts) else { return nil }
+        whole.activeIDs = ids
+        whole.activeTexts = texts
+        return whole
+    }
+}
+
+/// A text as an edit of another: the base's first `keep` and last `keepEnd` UTF-8 bytes with
+/// `insert` between them (the kept parts end and start on scalar boundaries).
+struct TextEdit: Codable, Sendable, Equatable {
+    /// The key of the previous form's timeline field the text is edited from.
+    var base: String
+    /// Bytes kept from the start of the base.
+    var keep: Int
+    /// Bytes kept from the end of the base.
+    var keepEnd: Int
+    /// What goes between them.
+    var insert: String
+
+    /// The edit that turns `old` (the field `base`) into `new`.
+    init(_ new: [UInt8], from old: [UInt8], base: String) {
+        let (keep, keepEnd) = commonEnds(new, old)
+        var start = keep
+        // Both parts kept must leave `insert` whole scalars.
+        while start > 0, start < new.count, new[start] & 0xC0 == 0x80 { start -= 1 }
+        var end = keepEnd
+        while end > 0, new.count - end < new.count, new[new.count - end] & 0xC0 == 0x80 { end -= 1 }
+        end = min(end, new.count - start)
+        self.base = base
+        self.keep = start
+        self.keepEnd = end
+        insert = String(decoding: new[start..<(new.count - end)], as: UTF8.self)
+    }
+
+    /// The edited text, or nil when `base` is too short for it.
+    func applied(to base: String) -> String? {
+        let bytes = Array(base.utf8)
+        guard keep >= 0, keepEnd >= 0, keep + keepEnd <= bytes.count else { return nil }
+        return String(decoding: bytes[..<keep] + Array(insert.utf8) + bytes[(bytes.count - keepEnd)...], as: UTF8.self)
+    }
+}
+
+/// A list of strings as an edit of another: its first `keep` and last `keepEnd` elements with
+/// `insert` between them.
+struct ListEdit: Codable, Sendable, Equatable {
+    /// Elements kept from the start of the old list.
+    var keep: Int
+    /// Elements kept from the end of the old list.
+    var keepEnd: Int
+    /// What goes between them.
+    var insert: [String]
+
+    /// The edit that turns `old` into `new`.
+    init(_ new: [String], from old: [String]) {
+        (keep, keepEnd) = commonEnds(new, old)
+        insert = Array(new[keep..<(new.count - keepEnd)])
+    }
+
+    /// The edited list, or nil when `old` is too short for it.
+    func applied(to old: [String]) -> [String]? {
+        guard keep >= 0, keepEnd >= 0, keep + keepEnd <= old.count else { return nil }
+        return Array(old[..<keep]) + insert + Array(old[(old.count - keepEnd)...])
+    }
+}
+
+/// How many elements `new` and `old` share at their start, and then at their end (never
+/// overlapping what the start shares, in either).
+private func commonEnds<Element: Equatable>(_ new: [Element], _ old: [Element]) -> (Int, Int) {
+    let limit = min(new.count, old.count)
+    var keep = 0
+    while keep < limit, new[keep] == old[keep] { keep += 1 }
+    var keepEnd = 0
+    while keepEnd < limit - keep, new[new.count - 1 - keepEnd] == old[old.count - 1 - keepEnd] { keepEnd += 1 }
+    return (keep, keepEnd)
+}

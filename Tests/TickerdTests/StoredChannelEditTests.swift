@@ -1,0 +1,58 @@
+import TestSupport
+import Testing
+@testable import tickerd
+
+/// A channel stored as an edit of its previous form reads back exactly, whatever changed.
+@Suite struct StoredChannelEditTests {
+    static let pieces = ["ticker ", "é", "e\u{301}", "東京", "👩‍👩‍👧", "🇩🇪", " · ", "x", "", "\u{10FFFF}"]
+
+    static func randomText(_ random: inout SeededRandom) -> String {
+        (0..<Int.random(in: 0...40, using: &random)).map { _ in
+            pieces[Int.random(in: 0..<pieces.count, using: &random)]
+        }.joined()
+    }
+
+    @Test("texts with multi-byte scalars, edited anywhere, come back byte for byte")
+    func textEditsReadBackExactly() {
+        var random = SeededRandom(seed: 5)
+        for _ in 0..<2000 {
+            let old = Self.randomText(&random)
+            var new = old
+            if !new.isEmpty, Bool.random(using: &random) {
+                let cut = new.utf8.count > 0 ? Int.random(in: 0...new.unicodeScalars.count, using: &random) : 0
+                var scalars = Array(new.unicodeScalars)
+                scalars.insert(contentsOf: Self.randomText(&random).unicodeScalars, at: cut)
+                new = String(String.UnicodeScalarView(scalars))
+            } else {
+                new = Self.randomText(&random) + old + Self.randomText(&random)
+            }
+            let edit = TextEdit(Array(new.utf8), from: Array(old.utf8), base: "tape")
+            #expect(edit.applied(to: old).map { Array($0.utf8) } == Array(new.utf8), "\(old.debugDescription) → \(new.debugDescription)")
+            #expect(edit.insert.utf8.count <= new.utf8.count)
+        }
+    }
+
+    @Test func listEditsReadBackExactly() {
+        var random = SeededRandom(seed: 9)
+        for _ in 0..<2000 {
+            let old = (0..<Int.random(in: 0...12, using: &random)).map { _ in "m\(Int.random(in: 0...5, using: &random))" }
+            var new = old
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                if !new.isEmpty, Bool.random(using: &random) {
+                    new.remove(at: Int.random(in: 0..<new.count, using: &random))
+                } else {
+                    new.insert("n\(Int.random(in: 0...5, using: &random))", at: Int.random(in: 0...new.count, using: &random))
+                }
+            }
+            let edit = ListEdit(new, from: old)
+            #expect(edit.applied(to: old) == new, "\(old) → \(new)")
+        }
+    }
+
+    @Test func anEditOfAnotherFormIsRefused() {
+        let edit = ListEdit(["a", "b", "c"], from: ["a", "x", "c"])
+        #expect(edit.applied(to: ["a"]) == nil)
+        let text = TextEdit(Array("hello world".utf8), from: Array("hello there world".utf8), base: "tape")
+        #expect(text.applied(to: "hi") == nil)
+    }
+}
