@@ -5,6 +5,7 @@ a Last-Modified, answers conditional GETs with 304, and logs each request on std
 usage: serve.py [--no-validators] DIR
        prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
+       A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
 """
@@ -43,6 +44,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(304, b"", inm, ims, headers)
         else:
             kind = "application/feed+json" if path.endswith(".json") else "application/xml"
+            if os.path.isfile(path + ".content-type"):
+                with open(path + ".content-type") as handle:
+                    kind = handle.read().strip()
             self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}))
 
     def answer(self, status, body, inm, ims, headers=None):
