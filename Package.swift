@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "tickerd-sources",
             dependencies: [
-                "DBus", "TickerSources",
+                "DBus", "TOMLConfig", "TickerSources",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -77,6 +77,7 @@ cat >> "$work/sources.toml" <<TOML
 name = "calendar"
 type = "calendar"
 file = "$work/demo.ics"
+priority = 5
 template = "It's {summary}!"
 TOML
 "$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" 2> "$work/sources.log" &

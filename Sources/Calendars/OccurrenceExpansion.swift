@@ -3,7 +3,9 @@ import TickerModel
 
 /// Expands the VEVENTs of one VCALENDAR into occurrences in a window: DTSTART, RRULE and RDATE
 /// give the starts, EXDATE removes some, and VEVENTs with a RECURRENCE-ID replace the occurrence
-/// they name. Runs with `libicalLock` held (the caller takes it).
+/// they name. One with `RANGE=THISANDFUTURE` also reschedules every later occurrence of its
+/// series (RFC 5545 3.8.4.4): moved by the same difference of wall-clock time, with its length
+/// and its fields. Runs with `libicalLock` held (the caller takes it).
 struct OccurrenceExpansion {
     /// The VCALENDAR (its VTIMEZONEs resolve TZIDs).
     let calendar: OpaquePointer
@@ -75,14 +77,23 @@ struct OccurrenceExpansion {
             return []
         }
         let length = self.length(of: master, from: dtstart)
-        let longest = max(length.seconds, Int64(length.days + 1) * 86_400) * 1_000_000
         let fields = Fields(master, uid: uid(of: master))
+        let futures = rangeOverrides(overrides, uid: uid(of: master))
+        // A start this far before the window (or after it) may still overlap it: by the longest
+        // length, and by a range override's move.
+        var longest = max(length.seconds, Int64(length.days + 1) * 86_400) * 1_000_000
+        var lookAhead: Instant = 0
+        for future in futures {
+            longest = max(longest, (max(future.length.seconds, Int64(future.length.days + 1) * 86_400) + max(0, future.shift)) * 1_000_000)
+            lookAhead = max(lookAhead, -future.shift * 1_000_000)
+        }
 
         // Starts: DTSTART, each RRULE's, each RDATE (which may carry its own end).
         var starts: [(icaltimetype, end: Instant?)] = [(dtstart, nil)]
         var rule = icalcomponent_get_first_property(master, ICAL_RRULE_PROPERTY)
         while let property = rule {
-            starts += ruleStarts(icalproperty_get_rrule(property), from: dtstart, lookBehind: longest, in: master)
+            starts += ruleStarts(icalproperty_get_rrule(property), from: dtstart, lookBehind: longest,
+                                 lookAhead: lookAhead, in: master)
                 .map { ($0, nil) }
             rule = icalcomponent_get_next_property(master, ICAL_RRULE_PROPERTY)
         }
@@ -121,6 +132,16 @@ struct OccurrenceExpansion {
             let occurrence: CalendarOccurrence?
             if let replacement = unused.removeValue(forKey: original) {
                 occurrence = single(replacement, recurrenceID: original)
+            } else if let future = futures.last(where: { $0.original < original }) {
+                var moved = start
+                if start.is_date != 0 {
+                    icaltime_adjust(&moved, Int32(clamping: future.shift / 86_400), 0, 0, 0)
+                } else {
+                    icaltime_adjust(&moved, 0, 0, 0, Int32(clamping: future.shift))
+                }
+                let movedBy = instant(of: moved) - original
+                occurrence = make(future.fields, start: moved, length: future.length, end: rdateEnd.map { $0 + movedBy },
+                                  recurrenceID: original)
             } else {
                 occurrence = make(fields, start: start, length: length, end: rdateEnd, recurrenceID: original)
             }
@@ -136,14 +157,45 @@ struct OccurrenceExpansion {
         return result
     }
 
-    /// The starts `rule` gives from `dtstart` up to the window's end; starts more than
-    /// `lookBehind` before the window are skipped over where libical allows (rules without COUNT).
+    /// A series' overrides with `RANGE=THISANDFUTURE`, by original start: each reschedules the
+    /// later occurrences.
+    private struct RangeOverride {
+        /// The start of the occurrence it names (its RECURRENCE-ID).
+        let original: Instant
+        /// How far it moves them, in seconds of wall-clock time (its DTSTART − RECURRENCE-ID).
+        let shift: Int64
+        /// The length they take.
+        let length: Length
+        /// What they say.
+        let fields: Fields
+    }
+
+    /// The overrides among `overrides` whose RECURRENCE-ID has `RANGE=THISANDFUTURE`, sorted.
+    private mutating func rangeOverrides(_ overrides: [Instant: OpaquePointer], uid: String) -> [RangeOverride] {
+        var result: [RangeOverride] = []
+        for (original, component) in overrides {
+            guard let property = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY),
+                  let range = icalproperty_get_first_parameter(property, ICAL_RANGE_PARAMETER),
+                  icalparameter_get_range(range) == ICAL_RANGE_THISANDFUTURE,
+                  let startProperty = icalcomponent_get_first_property(component, ICAL_DTSTART_PROPERTY) else { continue }
+            let start = resolved(icalproperty_get_dtstart(startProperty), of: startProperty)
+            guard icaltime_is_null_time(start) == 0, Self.isValid(start) else { continue }
+            result.append(RangeOverride(original: original, shift: (instant(of: start) - original) / 1_000_000,
+                                        length: length(of: component, from: start), fields: Fields(component, uid: uid)))
+        }
+        return result.sorted { $0.original < $1.original }
+    }
+
+    /// The starts `rule` gives from `dtstart` up to `lookAhead` after the window's end; starts
+    /// more than `lookBehind` before the window are skipped over where libical allows (rules
+    /// without COUNT).
     private mutating func ruleStarts(_ rule: icalrecurrencetype, from dtstart: icaltimetype, lookBehind: Instant,
-                                     in master: OpaquePointer) -> [icaltimetype] {
+                                     lookAhead: Instant, in master: OpaquePointer) -> [icaltimetype] {
         // Every start of a rule is at or after DTSTART and, with UNTIL, not after UNTIL: a rule
         // that cannot reach the window is not walked (libical may search far for its first start).
         let first = instant(of: dtstart)
-        if first >= window.upperBound { return [] }
+        let last = window.upperBound + lookAhead
+        if first >= last { return [] }
         if icaltime_is_null_time(rule.until) == 0 {
             guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
         }
@@ -168,7 +220,7 @@ struct OccurrenceExpansion {
             let next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { break }
             let at = instant(of: next)
-            if at >= window.upperBound { break }
+            if at >= last { break }
             if at + lookBehind >= window.lowerBound { result.append(next) }
             steps += 1
             if steps >= Self.maximumSteps {

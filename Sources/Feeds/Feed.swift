@@ -23,14 +23,16 @@ public struct Feed: Sendable, Equatable {
     }
 
     /// Parses `data`, a feed fetched from `baseURL` (relative links are resolved against it).
-    /// A JSON document is read as JSON Feed, anything else as XML. Throws `FeedParseError`
-    /// naming what was wrong; never traps on any input.
-    public init(parsing data: Data, baseURL: URL? = nil) throws(FeedParseError) {
+    /// A JSON document is read as JSON Feed (UTF-8), anything else as XML in the encoding that
+    /// its byte order mark, else `charset` (the HTTP Content-Type's), else its XML declaration
+    /// names (see ``FeedCharset``). Throws `FeedParseError` naming what was wrong; never traps
+    /// on any input.
+    public init(parsing data: Data, baseURL: URL? = nil, charset: String? = nil) throws(FeedParseError) {
         let first = data.first { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
         if first == UInt8(ascii: "{") {
             self = try JSONFeedReader.read(data, baseURL: baseURL)
         } else {
-            self = try XMLFeedReader.read(data, baseURL: baseURL)
+            self = try XMLFeedReader.read(try FeedCharset.utf8Document(data, charset: charset), baseURL: baseURL)
         }
     }
 

@@ -35,9 +35,9 @@ public struct FeedSubscription: Sendable {
         case .success(.notModified):
             lastGood = now
             return nil
-        case let .success(.modified(data, newValidators)):
+        case let .success(.modified(data, newValidators, charset)):
             do {
-                let feed = try Feed(parsing: data, baseURL: url)
+                let feed = try Feed(parsing: data, baseURL: url, charset: charset)
                 items = feed.items
                 title = feed.title
                 validators = newValidators

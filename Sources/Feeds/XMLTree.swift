@@ -79,9 +79,9 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     /// The document's root element, or an error naming the line and what libxml2 reported.
     static func parse(_ data: Data) throws(FeedParseError) -> FeedXMLNode {
         // FoundationXML's XMLParser traps on names that are not valid UTF-8 (found by the `feed`
-        // fuzz target), so only UTF-8 documents reach it; feeds in other encodings are refused.
+        // fuzz target), so only UTF-8 documents reach it: FeedCharset converts the others first.
         guard String(validating: data, as: UTF8.self) != nil else {
-            throw FeedParseError("not UTF-8 text (feeds in other encodings are not read)")
+            throw FeedParseError("not UTF-8 text")
         }
         if let offset = nonASCIIEntityReference(in: data) {
             throw FeedParseError("not well-formed XML: an entity reference with a non-ASCII name at byte \(offset)")

@@ -20,8 +20,9 @@ public struct HTTPValidators: Sendable, Equatable {
 
 /// The answer to a conditional GET.
 public enum HTTPFetchOutcome: Sendable, Equatable {
-    /// 200: the body, and the validators for the next request.
-    case modified(Data, HTTPValidators)
+    /// 200: the body, the validators for the next request, and the `charset` parameter of
+    /// the answer's Content-Type (nil when it has none).
+    case modified(Data, HTTPValidators, charset: String?)
     /// 304: what was fetched before is still current.
     case notModified
 }
@@ -96,10 +97,24 @@ public struct ConditionalFetcher: Sendable {
                 throw HTTPFetchError("\(url.absoluteString): body of \(data.count) bytes is over the limit of \(maximumBytes)")
             }
             return .modified(data, HTTPValidators(etag: http.value(forHTTPHeaderField: "ETag"),
-                                                  lastModified: http.value(forHTTPHeaderField: "Last-Modified")))
+                                                  lastModified: http.value(forHTTPHeaderField: "Last-Modified")),
+                             charset: Self.charset(ofContentType: http.value(forHTTPHeaderField: "Content-Type")))
         default:
             throw HTTPFetchError("\(url.absoluteString): HTTP \(http.statusCode) "
                 + HTTPURLResponse.localizedString(forStatusCode: http.statusCode))
         }
+    }
+
+    /// The `charset` parameter of a Content-Type value (`text/xml; charset="ISO-8859-1"` gives
+    /// `ISO-8859-1`), unquoted; nil when there is none.
+    public static func charset(ofContentType value: String?) -> String? {
+        guard let value else { return nil }
+        for parameter in value.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" else { continue }
+            let charset = parts[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            return charset.isEmpty ? nil : charset
+        }
+        return nil
     }
 }

@@ -8,7 +8,7 @@ public struct ConfigTable {
     public let path: String
 
     private let document: TOMLDocument
-    private let table: OpaquePointer
+    let table: OpaquePointer
     private let locator: TOMLKeyLocator
 
     /// The root table of `document`, read from `file`, whose lines `locator` knows.

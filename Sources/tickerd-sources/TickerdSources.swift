@@ -2,6 +2,7 @@ import ArgumentParser
 import DBus
 import Glibc
 import Logging
+import TOMLConfig
 import TickerSources
 
 /// `tickerd-sources`: fills tickerd from now playing, notifications, commands and more.
@@ -58,7 +59,10 @@ struct TickerdSources: ParsableCommand {
         default: selected = .address(bus)
         }
         do {
-            try SourcesService(config: loaded, bus: selected, logger: logger).run()
+            let path = config
+            try SourcesService(config: loaded, bus: selected, logger: logger) { () throws(ConfigError) in
+                try SourcesConfigLoader().load(path: path)
+            }.run()
         } catch {
             FileHandleOutput.standardError("tickerd-sources: \(error)\n")
             throw ExitCode(1)

@@ -6,8 +6,8 @@ import TestSupport
 /// Occurrences over four years (2025–2028, so a 29 February falls in) agree with python's
 /// recurring-ical-events on the fixtures in Tests/Fixtures/calendars: DST changes in
 /// Europe/Berlin and America/New_York, VTIMEZONEs under Outlook's names, a yearly birthday on
-/// 29 February, RECURRENCE-ID overrides, EXDATE, RDATE (dates, times, periods), all-day events,
-/// COUNT and UNTIL.
+/// 29 February, RECURRENCE-ID overrides (single, and RANGE=THISANDFUTURE moving the rest of a
+/// series later or earlier), EXDATE, RDATE (dates, times, periods), all-day events, COUNT and UNTIL.
 @Suite struct CalendarComparisonTests {
     /// 2025-01-01T00:00:00Z ..< 2029-01-01T00:00:00Z, in seconds.
     static let window = Int64(1_735_689_600)..<Int64(1_861_920_000)

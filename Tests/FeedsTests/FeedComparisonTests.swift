@@ -8,9 +8,15 @@ import SourceFetch
 /// Feeds library as by feedparser (RSS 2.0, Atom 1.0) and jsonfeed-util (JSON Feed 1.1): ids,
 /// plain-text titles (entities, CDATA, HTML in titles), links (relative ones resolved against
 /// xml:base and the feed's address), dates (RFC 822 with zone names, RFC 3339, missing ones),
-/// namespaced elements ignored or used (dc:date).
+/// namespaced elements ignored or used (dc:date), and documents in ISO-8859-1 and Windows-1252
+/// (named by the XML declaration or by the HTTP charset).
 @Suite struct FeedComparisonTests {
-    static let feeds = ["news-rss2.xml", "blog-atom.xml", "microblog.json"]
+    static let feeds = [
+        "news-rss2.xml", "blog-atom.xml", "microblog.json",
+        // Other encodings: declared ISO-8859-1, declared Windows-1252, and ISO-8859-1 named by
+        // the HTTP charset only.
+        "latin1-rss2.xml", "cp1252-atom.xml", "http-charset-rss2.xml",
+    ]
 
     struct Row: Hashable, CustomStringConvertible {
         let feed: String
@@ -44,11 +50,11 @@ import SourceFetch
         var ours: [Row] = []
         for url in urls {
             let outcome = try await ConditionalFetcher(url: url).fetch(with: HTTPValidators())
-            guard case let .modified(data, _) = outcome else {
+            guard case let .modified(data, _, charset) = outcome else {
                 Issue.record("\(url): no body")
                 continue
             }
-            let feed = try Feed(parsing: data, baseURL: url)
+            let feed = try Feed(parsing: data, baseURL: url, charset: charset)
             for (index, item) in feed.items.enumerated() {
                 ours.append(Row(feed: url.lastPathComponent, index: index, id: item.id, title: item.title,
                                 link: item.link, date: item.date.map { $0 / 1_000_000 }))

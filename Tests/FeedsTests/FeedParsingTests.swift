@@ -32,6 +32,25 @@ import TestSupport
         #expect(throws: FeedParseError.self) { try Feed(parsing: data) }
     }
 
+    @Test func otherEncodingsAreReadAndAnUnknownOneIsNamed() throws {
+        // UTF-16 (little-endian, with its byte order mark).
+        let document = #"<?xml version="1.0" encoding="UTF-16"?><rss version="2.0"><channel><title>Ünïcødé</title>"#
+            + "<item><title>€ 5 — 𝄞</title></item></channel></rss>"
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in document.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let feed = try Feed(parsing: Data(utf16))
+        #expect(feed.title == "Ünïcødé" && feed.items.map(\.title) == ["€ 5 — 𝄞"])
+        // The HTTP charset wins over the declaration (RFC 7303).
+        let latin = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>t</title>"#
+            + "<item><title>caf\u{E9} cr\u{E8}me</title></item></channel></rss>"
+        let latinBytes = latin.unicodeScalars.map { UInt8($0.value) }
+        #expect(try Feed(parsing: Data(latinBytes), charset: "ISO-8859-1").items.map(\.title) == ["café crème"])
+        #expect(throws: FeedParseError.self) { try Feed(parsing: Data(latinBytes)) }
+        // An encoding it does not read is named.
+        let koi = Data(#"<?xml version="1.0" encoding="KOI8-R"?><rss version="2.0"/>"#.utf8)
+        #expect { try Feed(parsing: koi) } throws: { ($0 as? FeedParseError)?.message.contains("'KOI8-R' is not read") == true }
+    }
+
     @Test func deepNestingIsAnErrorNotACrash() {
         let depth = 10_000
         let document = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)

@@ -95,4 +95,71 @@ import TestSupport
         #expect(fixture.wait { fixture.log.contains("not well-formed XML") }, "\(fixture.log)")
         #expect(try fixture.messages(of: "blog").count == 2)
     }
+
+    /// Starts `serve.py` on `folder` (with `arguments` first); returns the server and its port.
+    static func serve(_ folder: TemporaryDirectory, _ arguments: [String] = []) throws -> (ChildProcess, Int) {
+        let script = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds/serve.py"
+        let server = try ChildProcess(try PythonVenv.python(), [script] + arguments + [folder.path])
+        #expect(server.waitForOutput(timeout: .seconds(30)) { $0.contains("\n") })
+        let port = try #require(server.standardOutput.split(separator: "\n").first.flatMap { Int($0.dropFirst(5)) })
+        return (server, port)
+    }
+
+    /// How many requests the server's log `output` shows answered with `status`.
+    static func answered(_ output: String, _ status: Int) -> Int {
+        output.split(separator: "\n").filter { $0.hasSuffix("-> \(status)") }.count
+    }
+
+    @Test func aFeedFetchedAgainUnchangedPostsNothingAndOnlyRenews() throws {
+        let folder = try TemporaryDirectory(prefix: "feed-unchanged")
+        let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
+        try FileManager.default.copyItem(atPath: fixtures + "/news-rss2.xml", toPath: folder.file("news.xml"))
+        // No validators: every fetch gets the whole (same) document with a 200.
+        let (server, port) = try Self.serve(folder, ["--no-validators"])
+        defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
+        let fixture = try SourcesFixture(sources: """
+            lease = "3s"
+
+            [[source]]
+            name = "news"
+            type = "feed"
+            url = "http://127.0.0.1:\(port)/news.xml"
+            count = 3
+            interval = "1s"
+            template = "{title}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "news").count == 3 }, "\(fixture.log)")
+        let texts = try fixture.messages(of: "news").map(\.text).sorted()
+        let ends = Dictionary(try fixture.messages(of: "news").map { ($0.id, $0.end ?? 0) }) { first, _ in first }
+
+        // Everything tickerd signals from now on.
+        let monitor = try ChildProcess("dbus-monitor", ["--address", fixture.address, "type='signal'"])
+        defer { monitor.kill() }
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("NameAcquired") })
+        let fetched = Self.answered(server.standardOutput, 200)
+
+        // Three more whole fetches of the same items, and a lease renewal.
+        #expect(server.waitForOutput(timeout: .seconds(15)) { Self.answered($0, 200) >= fetched + 3 })
+        #expect(try fixture.wait(.seconds(5)) {
+            try fixture.messages(of: "news").allSatisfy { ($0.end ?? 0) > (ends[$0.id] ?? .max) }
+        })
+        #expect(try fixture.messages(of: "news").map(\.text).sorted() == texts)
+        let signals = monitor.standardOutput
+        for member in ["MessageStarted", "MessageEnded", "PropertiesChanged"] {
+            #expect(!signals.contains("member=\(member)"), "\(member) on an unchanged fetch:\n\(signals)")
+        }
+
+        // A restarted service adopts the feed's messages: it does not drop them while it fetches
+        // the feed again, and posts nothing new for the same items.
+        try fixture.killService()
+        let served = Self.answered(server.standardOutput, 200)
+        try fixture.startService()
+        #expect(server.waitForOutput(timeout: .seconds(15)) { Self.answered($0, 200) >= served + 2 })
+        #expect(try fixture.messages(of: "news").map(\.text).sorted() == texts)
+        let again = monitor.standardOutput
+        for member in ["MessageStarted", "MessageEnded"] {
+            #expect(!again.contains("member=\(member)"), "\(member) after a restart:\n\(again)")
+        }
+    }
 }

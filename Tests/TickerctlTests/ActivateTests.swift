@@ -90,4 +90,34 @@ import TestSupport
         #expect(empty.status == 64 && empty.stderr.contains("no message under column 30"), "\(empty.stderr)")
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == "https://example.org/notes\n")
     }
+
+    @Test func activateAtAsksAboutTheFrameOfThatInstant() throws {
+        let fixture = try CLIFixture()
+        // A tape wider than 8 columns scrolling one cell a second: whole seconds (`--at @SECONDS`)
+        // move it a column each.
+        try call(fixture, ["call"] + Self.control + ["Configure", "sa{sv}", "links", "2", "mode", "s", "scroll", "speed", "d", "1"])
+        _ = try fixture.ok(["post", "--channel", "links", "--id", "alpha", "--link", "https://example.org/alpha", "Alpha"])
+        _ = try fixture.ok(["post", "--channel", "links", "--id", "beta", "--link", "https://example.org/beta", "Beta"])
+        func frame(_ seconds: Int64) throws -> String { try fixture.render(columns: 8, at: seconds * 1_000_000, channel: "links") }
+        func columns(of name: String, in frame: String) -> Range<Int>? {
+            frame.range(of: name).map { $0.lowerBound.utf16Offset(in: frame)..<$0.upperBound.utf16Offset(in: frame) }
+        }
+        func activate(_ at: [String], column: Int) throws -> ChildProcess.Output {
+            try fixture.run(["activate", "--print", "--channel", "links", "--columns", "8", "--column", "\(column)"] + at)
+        }
+        // An instant when Beta is in view, and a later one when Alpha covers that same column.
+        let start = Int64(Date().timeIntervalSince1970) + 3600
+        let betaAt = try #require((start..<(start + 120)).first { (try? frame($0)).flatMap { columns(of: "Beta", in: $0) } != nil })
+        let column = try #require(columns(of: "Beta", in: try frame(betaAt))).lowerBound + 1
+        let alphaAt = try #require(((betaAt + 1)..<(betaAt + 120)).first {
+            (try? frame($0)).flatMap { columns(of: "Alpha", in: $0) }?.contains(column) == true
+        })
+        let atBeta = try activate(["--at", "@\(betaAt)"], column: column)
+        #expect(atBeta.status == 0 && atBeta.stdout == "beta https://example.org/beta\n", "\(atBeta.stderr)")
+        let atAlpha = try activate(["--at", "@\(alphaAt)"], column: column)
+        #expect(atAlpha.status == 0 && atAlpha.stdout == "alpha https://example.org/alpha\n", "\(atAlpha.stderr)")
+        // A malformed instant is a usage error naming the option; nothing is activated.
+        let malformed = try activate(["--at", "the day after"], column: column)
+        #expect(malformed.status == 64 && malformed.stderr.contains("--at"), "\(malformed.stderr)")
+    }
 }

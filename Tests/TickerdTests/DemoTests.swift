@@ -3,8 +3,8 @@ import Testing
 import TestSupport
 
 /// `make demo` (scripts/demo.sh) with the binaries built beside the tests: a newcomer sees the
-/// ticker moving, the counter counting, the busy dots and a command source's clock, and Ctrl-C
-/// stops all of it.
+/// ticker moving, the counter counting, the busy dots, a command source's clock and a calendar
+/// source's all-day event, and Ctrl-C stops all of it.
 @Suite(.serialized) struct DemoTests {
     @Test func theDemoShowsAMovingTickerAndCtrlCStopsEverything() throws {
         let demo = try ChildProcess(Repository.path("scripts/demo.sh"), [], environment: [
@@ -24,6 +24,9 @@ import TestSupport
         }, "\(demo.standardOutput)\n\(demo.standardError)")
         // The command source of tickerd-sources: the clock, its text replaced every second.
         #expect(demo.waitForOutput(timeout: .seconds(60)) { frames($0).contains { $0.contains(/time is [0-9]{2}:/) } },
+                "\(demo.standardOutput)\n\(demo.standardError)")
+        // The calendar source: today's all-day event, through its template.
+        #expect(demo.waitForOutput(timeout: .seconds(60)) { frames($0).contains { $0.contains("It's tickerd demo day!") } },
                 "\(demo.standardOutput)\n\(demo.standardError)")
         let lines = frames(demo.standardOutput)
         #expect(lines.allSatisfy { $0.count == 40 }, "every frame is 40 cells wide")

@@ -10,6 +10,9 @@ public struct SourcesConfig {
         public let needsNetwork: Bool
         /// The source, not started yet.
         public let source: any ItemSource
+        /// The canonical text of its `[[source]]` table: a reload restarts the source only when
+        /// this differs (see `ConfigTable.fingerprint`).
+        public var fingerprint: String = ""
     }
 
     /// The lease of every message.

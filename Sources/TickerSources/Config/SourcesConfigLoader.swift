@@ -119,8 +119,10 @@ public struct SourcesConfigLoader {
         let binding = SourceBinding(
             name: name, channel: channel, priority: priority, urgent: try table.bool("urgent") ?? false,
             template: template, forms: forms)
-        return SourcesConfig.Entry(
+        var entry = SourcesConfig.Entry(
             binding: binding, kind: type, needsNetwork: try kind.needsNetwork(table), source: try kind.make(table))
+        entry.fingerprint = table.fingerprint
+        return entry
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

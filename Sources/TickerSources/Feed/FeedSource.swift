@@ -10,7 +10,9 @@ import TickerModel
 /// Guarantees: the feed is fetched every `interval` with If-None-Match / If-Modified-Since; a
 /// 304 keeps the items. A fetch that fails or a document that does not parse is logged (naming
 /// the source, the URL and what was wrong) and the last good items stay until `ttl` after the
-/// last success; each item's message expires by itself then.
+/// last success; each item's message expires by itself then. A fetch that brings the same items
+/// changes no message: only their expiry moves, which the lease manager carries into the next
+/// renewal without any call of its own.
 public final class FeedSource: ItemSource {
     /// The feed's URL.
     public let url: URL
@@ -56,8 +58,8 @@ public final class FeedSource: ItemSource {
     public func start(_ context: SourceContext) throws {
         self.context = context
         timer = context.loop.makeTimer { [weak self] in self?.tick() }
-        context.publish([])
-        published = []
+        // Nothing is published before the first fetch has answered: messages adopted from an
+        // earlier run (or kept through a reload) stay until then, instead of blinking away.
         tick()
     }
 

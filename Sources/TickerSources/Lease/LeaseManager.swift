@@ -13,11 +13,13 @@ import TickerNames
 /// - an item that goes away is removed at once;
 /// - on start (and whenever tickerd comes back on the bus) it lists tickerd's messages and adopts
 ///   those with its sources' ids: a source's first publish updates the ones still current and
-///   removes the rest, so a restart neither duplicates nor re-posts a message.
+///   removes the rest, so a restart neither duplicates nor re-posts a message;
+/// - a source replaced by a reload keeps its messages (renewed as they were) until its new
+///   instance publishes, and a source retired by a reload has its messages removed at once.
 public final class LeaseManager {
     private let loop: EventLoop
     private let writer: TickerWriter
-    private let timing: LeaseTiming
+    private var timing: LeaseTiming
     private let logger: Logger
     private var bindings: [String: SourceBinding] = [:]
     /// What each source wants shown, by message id (sources that have published at least once).
@@ -50,6 +52,28 @@ public final class LeaseManager {
     /// Adds a source's binding (before ``start()``).
     public func add(_ binding: SourceBinding) {
         bindings[binding.name] = binding
+    }
+
+    /// Adds or replaces a source's binding after ``start()`` (a reload): the messages it has are
+    /// kept and renewed as they are until the source publishes again.
+    public func replace(_ binding: SourceBinding) {
+        bindings[binding.name] = binding
+    }
+
+    /// Forgets source `name` (a reload dropped it): its messages are removed from tickerd now,
+    /// and it publishes nothing more. Messages tickerd holds that this manager has not seen yet
+    /// (tickerd unreachable at the moment) end with their lease.
+    public func retire(source name: String) {
+        guard let binding = bindings.removeValue(forKey: name) else { return }
+        desired[name] = nil
+        for id in itemKeys.keys where id.hasPrefix(binding.idPrefix) { itemKeys[id] = nil }
+        for id in refused.keys where id.hasPrefix(binding.idPrefix) { refused[id] = nil }
+        for id in (held ?? [:]).keys.sorted() where id.hasPrefix(binding.idPrefix) { remove(id, source: name) }
+    }
+
+    /// Uses `timing` from the next renewal on (a reload changed `lease`).
+    public func change(timing: LeaseTiming) {
+        self.timing = timing
     }
 
     /// Starts watching tickerd's name, adopts its messages and begins renewing.

@@ -2,9 +2,9 @@ import ArgumentParser
 import DBus
 import Glibc
 
-/// `tickerctl activate`: a click on the ticker. Opens the link of the message under a column
-/// with `xdg-open` and tells the daemon (`Activate`), whose `Activated` signal lets the message's
-/// source act on it (a notification's default action).
+/// `tickerctl activate`: a click on the ticker. Opens the link of the message under a column of
+/// the frame meant for `--at` (default: now) with `xdg-open` and tells the daemon (`Activate`),
+/// whose `Activated` signal lets the message's source act on it (a notification's default action).
 struct ActivateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activate",
@@ -13,13 +13,7 @@ struct ActivateCommand: ParsableCommand {
 
     @OptionGroup var connection: BusOptions
 
-    /// The channel.
-    @Option(help: "The channel.")
-    var channel: String = TickerAPI.defaultChannel
-
-    /// The frame's width.
-    @Option(help: "The width the panel shows, in cells (default: the channel's Columns).")
-    var columns: UInt32?
+    @OptionGroup var frame: FrameOptions
 
     /// The column clicked.
     @Option(help: "The column clicked, from 0 (default: the middle).")
@@ -31,19 +25,13 @@ struct ActivateCommand: ParsableCommand {
 
     func run() throws {
         try FailureReporting.run {
+            let instant = try frame.instant()
             let client = try DaemonClient(connection.bus)
-            let path = try client.channelPath(channel)
-            var width = columns
-            if width == nil {
-                let reply = try client.call(
-                    "Get", interface: TickerAPI.propertiesInterface, path: path,
-                    arguments: [.string(TickerAPI.channelInterface), .string("Columns")])
-                width = reply.first?.unwrappingVariant.uint32Value
-            }
-            let frameWidth = max(1, width ?? 80)
+            let path = try client.channelPath(frame.channel)
+            let frameWidth = max(1, try frame.width(client, path: path))
             let reply = try client.call(
                 "MessageAt", interface: TickerAPI.channelInterface, path: path,
-                arguments: [.uint32(frameWidth), .uint32(column ?? frameWidth / 2), .int64(0)])
+                arguments: [.uint32(frameWidth), .uint32(column ?? frameWidth / 2), .int64(instant)])
             guard reply.count == 2, let id = reply[0].stringValue, let link = reply[1].stringValue else {
                 throw ClientFailure.unexpectedReply("MessageAt answered \(reply.map(\.type.signature))")
             }

@@ -2,8 +2,12 @@
 """A small HTTP server for the feed tests: serves the files of DIR on 127.0.0.1 with an ETag and
 a Last-Modified, answers conditional GETs with 304, and logs each request on stdout.
 
-usage: serve.py DIR        prints "PORT <n>" once listening, then one line per request:
+usage: serve.py [--no-validators] DIR
+       prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
+       A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
+       --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
+       (a server that does not do conditional requests).
 """
 import email.utils
 import hashlib
@@ -34,10 +38,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             fresh = False
         headers = {"ETag": etag, "Last-Modified": last_modified}
+        if self.server.no_validators:
+            headers, fresh = {}, False
         if fresh:
             self.answer(304, b"", inm, ims, headers)
         else:
             kind = "application/feed+json" if path.endswith(".json") else "application/xml"
+            if os.path.isfile(path + ".content-type"):
+                with open(path + ".content-type") as handle:
+                    kind = handle.read().strip()
             self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}))
 
     def answer(self, status, body, inm, ims, headers=None):
@@ -57,7 +66,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.root = os.path.realpath(sys.argv[1])
+    arguments = sys.argv[1:]
+    server.no_validators = "--no-validators" in arguments
+    server.root = os.path.realpath([a for a in arguments if not a.startswith("--")][0])
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()
 

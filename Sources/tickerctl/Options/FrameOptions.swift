@@ -1,0 +1,40 @@
+import ArgumentParser
+import DBus
+import TickerHost
+
+/// The options that pick one frame of a channel, shared by `render` and `activate`: which
+/// channel, how wide, and at which instant.
+///
+/// Guarantees: both commands read these options the same way, so a click (`activate --at T`)
+/// asks about exactly the frame `render --at T` prints for the same channel and width.
+struct FrameOptions: ParsableArguments {
+    /// The channel.
+    @Option(help: "The channel.")
+    var channel: String = TickerAPI.defaultChannel
+
+    /// Width in cells.
+    @Option(help: "The frame's width in cells (default: the channel's Columns).")
+    var columns: UInt32?
+
+    /// When.
+    @Option(help: ArgumentHelp(
+        "The instant the frame is meant for ('now', '+5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
+        valueName: "TIME"))
+    var at: String?
+
+    /// The instant for the daemon's `Render` and `MessageAt`: microseconds since the Unix epoch,
+    /// or 0 ("now" as the daemon sees it) when `--at` is not given.
+    func instant() throws(UsageError) -> Int64 {
+        guard let at else { return 0 }
+        return try TimeArgument.instant(at, option: "at", now: WallClock.now(), zones: ZoneInfoLoader())
+    }
+
+    /// The width asked for, else the channel's `Columns` at `path`, else 80.
+    func width(_ client: DaemonClient, path: ObjectPath) throws(ClientFailure) -> UInt32 {
+        if let columns { return columns }
+        let reply = try client.call(
+            "Get", interface: TickerAPI.propertiesInterface, path: path,
+            arguments: [.string(TickerAPI.channelInterface), .string("Columns")])
+        return reply.first?.unwrappingVariant.uint32Value ?? 80
+    }
+}
