@@ -313,7 +313,7 @@ class Reader:
                     self.digits.add(word)
             return at, None
         # A frame from up to 2 s before: the Shell stalled (a loaded machine); counted, not failed,
-        # unless it happens often (see late_limit).
+        # unless it happens often (see late_failure).
         for late in range(before - 250_000, before - 2_000_000, -8_000):
             if not self.mismatches(grey, *self.frame(late)[:2], limit=0):
                 self.late.append(f'{os.path.basename(path)} shows the frame of {(before - late) / 1000:.0f} ms before')
@@ -323,7 +323,15 @@ class Reader:
                       f'is {text!r}, cells (cell, Render, seen) {wrong[:6]}')
 
     def late_failure(self, shots):
-        """A failure text when more than 1 in 10 shots showed a stale frame."""
+        """A failure text when more than 1 in 10 shots showed a stale frame.
+
+        Why a shot may be stale at all: ScreenshotArea paints the stage when the Shell's main loop
+        handles the call, with the actors as they are; the item moves them only when the frame
+        clock dispatches a frame. A main thread starved of CPU (two cores shared with builds)
+        dispatches late, and a call handled just before that late dispatch paints the previous
+        frame's state. That is a property of the screenshot, not of what the display showed
+        (it presents frames only at dispatches), so a few such shots are allowed, in the
+        scrolling phase and after a restart alike."""
         if len(self.late) * 10 > shots:
             return f'{len(self.late)} of {shots} shots show a frame from before the shot: {self.late[:3]}'
         return None
@@ -517,11 +525,16 @@ def main():
         failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
                     if failure]
         if failures or reader.late_failure(20):
+            text, shift, at = probe.call(HELPER, '/io/github/tickerd/ShellTestHelper', HELPER, 'Drawn')
+            rendered = probe.render(reader.columns + 1, at) if at else None
+            drawn = (f' The item drew {text!r} shifted {shift} px for {at}; Render gives {rendered[0]!r} at offset '
+                     f'{rendered[1]:.3f} ({-round(rendered[1] * reader.cell)} px) then; geometry now {probe.clip()[1:5]}, '
+                     f'read {geometry[1:5]}.') if rendered else ''
             now = probe.timeline()
             since = {key: (after.get(key), now.get(key)) for key in set(after) | set(now) if after.get(key) != now.get(key)}
             raise Failure(f'after a daemon restart, {len(failures)} of 20 shots: ' + '; '.join(failures[:3]) +
                           (reader.late_failure(20) or '') + f' (Timeline keys changed since the restart: {since}; '
-                          f'Timeline now {now})')
+                          f'Timeline now {now}).' + drawn)
         print(f'daemon restart: 20 shots match Render ({len(reader.late)} stale: {reader.late})')
 
         # A still text, then an emptied channel: nothing moves, nothing costs.
