@@ -11,9 +11,12 @@ answers only the owner of org.gnome.Screenshot — this process owns it):
 * over one whole cycle of a scrolling tape with a counting field and jumping dots, read cell by cell
   (the clip's place and the cell width come from the test-only helper extension): every shot is a
   frame of the daemon's Render at an instant within the shot's call window — no cell inked where
-  Render has a space (two overlapping copies would), every glyph present, a raised dot high and a
+  Render has a space (two overlapping copies would), every glyph present, a CJK or emoji glyph's
+  ink centred in its two cells (fallback fonts draw them narrower or wider), a raised dot high and a
   resting dot low, the counter's digits where Render puts them; the item's width and the rest of
-  the bar never change; the text moves at the Timeline's speed (±2%: the positions the shots
+  the bar never change; every letter and digit sits on the line it usually does (a taller
+  fallback font coming into view moves nothing up or down); the text moves at the Timeline's
+  speed (±2%: the positions the shots
   show, fitted against the instants they were taken); raised dots seen; digits change and every
   digit cell looks like the digit Render shows there;
 * after a daemon restart the shots match Render again (the phase is right).
@@ -26,6 +29,7 @@ import os
 import subprocess
 import sys
 import time
+import unicodedata
 
 import gi
 import numpy as np
@@ -43,6 +47,23 @@ SPEED = 8.0
 
 class Failure(Exception):
     pass
+
+
+def cells(text):
+    """The clusters of a frame's text with their cells: [(first cell, cluster, cells)]. A cluster is
+    a code point and the zero-width ones after it; East Asian wide and full-width ones (CJK, emoji)
+    take 2 cells, as in Render (enough for the texts this probe posts)."""
+    out = []
+    cell = 0
+    for char in text:
+        if out and (unicodedata.category(char) in ('Mn', 'Me', 'Cf') or 0xfe00 <= ord(char) <= 0xfe0f):
+            first, cluster, width = out[-1]
+            out[-1] = (first, cluster + char, width)
+            continue
+        width = 2 if unicodedata.east_asian_width(char) in ('W', 'F') else 1
+        out.append((cell, char, width))
+        cell += width
+    return out
 
 
 def now_us():
@@ -229,39 +250,54 @@ class Reader:
         self.raised = 0
         self.digits = set()
         self.samples = []  # (digit Render shows, the cell's pixels, shot name)
+        self.heights = {}  # letter or digit -> [(its ink's vertical centre, shot name)]
         self.seen = []  # (mid-instant of a shot, Render's `cycle` at the frame it shows)
         self.late = []  # shots that showed a frame from more than 250 ms before they were taken
 
     def frame(self, at):
+        """The frame the item draws at `at`: Render's for its columns, and while the text is between
+        cells, for one more (the cell partly shown at the right edge: a wide character there is
+        drawn whole and clipped, where Render of the columns alone shows its visible cell blank)."""
         if at not in self.cache:
-            self.cache[at] = self.probe.render(self.columns, at)
+            frame = self.probe.render(self.columns + 1, at)
+            if frame[1] == 0:
+                frame = self.probe.render(self.columns, at)
+            self.cache[at] = frame
         return self.cache[at]
 
     def mismatches(self, grey, text, offset, limit=None):
-        """Cells whose ink disagrees with `text` drawn at `offset` (a list of (cell, expected, seen))."""
+        """Cells whose ink disagrees with `text` drawn at `offset` (a list of (cell, expected, seen)).
+        A wide cluster (CJK, emoji) must ink its two cells with its ink centred in them, so a glyph
+        drawn narrower or wider than two cells, or the text after it drifting, is seen."""
         shift = -round(offset * self.cell)
         top, bottom = int(round(self.y)), int(round(self.y + self.height))
         middle = (top + bottom) / 2
         wrong = []
-        for k, char in enumerate(text):
+        for k, char, width in cells(text):
             left = self.x + shift + k * self.cell
-            if left < self.x - 0.01 or left + self.cell > self.x + self.width + 0.01:
+            if left < self.x - 0.01 or left + width * self.cell > self.x + self.width + 0.01:
                 continue
-            a, b = int(np.ceil(left)) + 1, int(np.floor(left + self.cell)) - 1
+            a, b = int(np.ceil(left)) + 1, int(np.floor(left + width * self.cell)) - 1
             block = grey[top:bottom, a:b]
             inked = block.max() > INK
+            seen = 'ink' if inked else 'blank'
             if char == ' ':
                 ok = not inked
-                seen = 'ink' if inked else 'blank'
             else:
                 ok = inked
-                seen = 'ink' if inked else 'blank'
                 if inked and char in '.\u02d9':
                     weights = np.clip(block - INK, 0, None).sum(axis=1)
                     centre = top + (weights * np.arange(len(weights))).sum() / weights.sum()
                     high = centre < middle
                     ok = high == (char == '\u02d9')
                     seen = 'high dot' if high else 'low dot'
+                elif inked and width == 2:
+                    # The glyph's ink is centred in its two cells.
+                    lo, hi = int(np.floor(left)), int(np.ceil(left + 2 * self.cell))
+                    weights = np.clip(grey[top:bottom, lo:hi] - INK, 0, None).sum(axis=0)
+                    centre = lo + (weights * np.arange(len(weights))).sum() / weights.sum() + 0.5
+                    ok = abs(centre - (left + self.cell)) <= self.cell / 3
+                    seen = f'ink centred {centre - (left + self.cell):+.1f} px off'
             if not ok:
                 wrong.append((k, char, seen))
                 if limit is not None and len(wrong) > limit:
@@ -290,6 +326,7 @@ class Reader:
             numbers = {tuple(w for w in self.frame(m)[0].split() if any(c.isdigit() for c in w)) for m in matching}
             if len(numbers) == 1:  # the counter did not tick while this shot may have been painted
                 self.sample_digits(grey, text, offset, os.path.basename(path))
+            self.sample_heights(grey, text, offset, os.path.basename(path))
             if '\u02d9' in text:
                 self.raised += 1
             for word in text.split():
@@ -297,7 +334,7 @@ class Reader:
                     self.digits.add(word)
             return at, None
         # A frame from up to 2 s before: the Shell stalled (a loaded machine); counted, not failed,
-        # unless it happens often (see late_limit).
+        # unless it happens often (see late_failure).
         for late in range(before - 250_000, before - 2_000_000, -8_000):
             if not self.mismatches(grey, *self.frame(late)[:2], limit=0):
                 self.late.append(f'{os.path.basename(path)} shows the frame of {(before - late) / 1000:.0f} ms before')
@@ -307,7 +344,15 @@ class Reader:
                       f'is {text!r}, cells (cell, Render, seen) {wrong[:6]}')
 
     def late_failure(self, shots):
-        """A failure text when more than 1 in 10 shots showed a stale frame."""
+        """A failure text when more than 1 in 10 shots showed a stale frame.
+
+        Why a shot may be stale at all: ScreenshotArea paints the stage when the Shell's main loop
+        handles the call, with the actors as they are; the item moves them only when the frame
+        clock dispatches a frame. A main thread starved of CPU (two cores shared with builds)
+        dispatches late, and a call handled just before that late dispatch paints the previous
+        frame's state. That is a property of the screenshot, not of what the display showed
+        (it presents frames only at dispatches), so a few such shots are allowed, in the
+        scrolling phase and after a restart alike."""
         if len(self.late) * 10 > shots:
             return f'{len(self.late)} of {shots} shots show a frame from before the shot: {self.late[:3]}'
         return None
@@ -316,7 +361,7 @@ class Reader:
         """Mean distance (px) of each letter's or digit's ink centre from its cell's centre."""
         top, bottom = int(round(self.y)), int(round(self.y + self.height))
         errors = []
-        for k, char in enumerate(text):
+        for k, char, _ in cells(text):
             left = self.cell_left(k, offset)
             if not char.isalnum() or left < self.x or left + self.cell > self.x + self.width:
                 continue
@@ -331,12 +376,39 @@ class Reader:
         return self.x - round(offset * self.cell) + k * self.cell
 
     def sample_digits(self, grey, text, offset, name):
+        """Keeps the pixels of every digit cell wholly in view (for `digits_read`)."""
+        for k, char, _ in cells(text):
+            block = self.cell_block(grey, k, offset)
+            if char.isdigit() and block is not None:
+                self.samples.append((char, block, name))
+
+    def sample_heights(self, grey, text, offset, name):
+        """Notes where the ink of every ASCII letter and digit wholly in view sits vertically."""
+        for k, char, _ in cells(text):
+            block = self.cell_block(grey, k, offset)
+            if char.isascii() and char.isalnum() and block is not None:
+                weights = np.clip(block - INK, 0, None).sum(axis=1)
+                if weights.sum() > 0:
+                    centre = (weights * np.arange(len(weights))).sum() / weights.sum()
+                    self.heights.setdefault(char, []).append((centre, name))
+
+    def cell_block(self, grey, k, offset):
+        """The pixels of cell `k` of a frame drawn at `offset`, or None when it is not wholly in view."""
         top, bottom = int(round(self.y)), int(round(self.y + self.height))
-        for k, char in enumerate(text):
-            left = self.cell_left(k, offset)
-            if char.isdigit() and left >= self.x and left + self.cell <= self.x + self.width:
-                a = int(np.floor(left))
-                self.samples.append((char, grey[top:bottom, a:a + int(self.cell)].copy(), name))
+        left = self.cell_left(k, offset)
+        if left < self.x or left + self.cell > self.x + self.width:
+            return None
+        a = int(np.floor(left))
+        return grey[top:bottom, a:a + int(self.cell)].copy()
+
+    def jumps(self):
+        """Letters and digits drawn higher or lower than that character usually is (by half a
+        pixel or more): a line that jumps when another font's glyph (CJK, emoji) comes into view."""
+        wrong = []
+        for char, seen in sorted(self.heights.items()):
+            usual = np.median([centre for centre, _ in seen])
+            wrong += [f'{name}: {char!r} {centre - usual:+.1f} px' for centre, name in seen if abs(centre - usual) >= 0.5]
+        return wrong
 
     def digits_read(self):
         """Digit cells whose pixels look more like another digit than the one Render shows there
@@ -381,6 +453,9 @@ def main():
         probe.ctl('post', '--urgent', '--id', 'ci', 'CI today: {builds} builds')
         probe.ctl('post', '--urgent', '--id', 'sync', '--effect', 'dots', 'Syncing...')
         probe.ctl('post', '--urgent', '--id', 'long', 'It is a long message, so the tape scrolls in a 360 px item')
+        # Wide characters drawn by fallback fonts (Noto Sans CJK, Noto Color Emoji) whose advances
+        # are not two monospace cells: each must still sit in its two cells.
+        probe.ctl('post', '--urgent', '--id', 'wide', '東京 中文 🚀 launch')
         geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item to show')
         reader = Reader(probe, geometry)
         print(f'item: {reader.width:.0f}x{reader.height:.0f} px at ({reader.x:.0f}, {reader.y:.0f}), '
@@ -436,6 +511,10 @@ def main():
         print(f'counter digits: {len(reader.samples)} digit cells read, {kinds} different digits, {len(misread)} misread')
         if kinds < 5 or misread:
             failures.append(f'the counter\'s digits are not Render\'s ({kinds} digits seen): {misread[:3]}')
+        jumps = reader.jumps()
+        print(f'baseline: {sum(len(v) for v in reader.heights.values())} letter and digit cells, {len(jumps)} off their line')
+        if jumps:
+            failures.append(f'the text jumps up or down: {jumps[:3]}')
         if failures:
             raise Failure('; '.join(failures[:5]) + (f' (and {len(failures) - 5} more)' if len(failures) > 5 else ''))
 
@@ -467,12 +546,20 @@ def main():
         failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
                     if failure]
         if failures or reader.late_failure(20):
+            text, shift, at = probe.call(HELPER, '/io/github/tickerd/ShellTestHelper', HELPER, 'Drawn')
+            rendered = probe.render(reader.columns + 1, at) if at else None
+            drawn = (f' The item drew {text!r} shifted {shift} px for {at}; Render gives {rendered[0]!r} at offset '
+                     f'{rendered[1]:.3f} ({-round(rendered[1] * reader.cell)} px) then; geometry now {probe.clip()[1:5]}, '
+                     f'read {geometry[1:5]}.') if rendered else ''
+            now = probe.timeline()
+            since = {key: (after.get(key), now.get(key)) for key in set(after) | set(now) if after.get(key) != now.get(key)}
             raise Failure(f'after a daemon restart, {len(failures)} of 20 shots: ' + '; '.join(failures[:3]) +
-                          (reader.late_failure(20) or ''))
+                          (reader.late_failure(20) or '') + f' (Timeline keys changed since the restart: {since}; '
+                          f'Timeline now {now}).' + drawn)
         print(f'daemon restart: 20 shots match Render ({len(reader.late)} stale: {reader.late})')
 
         # A still text, then an emptied channel: nothing moves, nothing costs.
-        probe.ctl('remove', 'ci', 'sync', 'long')
+        probe.ctl('remove', 'ci', 'sync', 'long', 'wide')
         probe.ctl('post', '--urgent', '--id', 'still', 'still text')
         wait_for(lambda: probe.render(reader.columns, now_us())[0].startswith('still text'), 60, 'the still text')
         _, failure = reader.match(probe.shot('still', height))

@@ -44,23 +44,12 @@ fail() {
     exit 1
 }
 
-# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
-wait_for() {
-    local deadline=$((SECONDS + $1)); shift
-    until "$@"; do
-        [ "$SECONDS" -lt "$deadline" ] || return 1
-        sleep 0.1
-    done
-}
+# wait_for, write_bus_config
+source "$ROOT/contrib/tests/lib.sh"
 now_us() { date +%s%6N; }
 
 # A private session bus; the widget's tickerctl finds it through DBUS_SESSION_BUS_ADDRESS.
-cat > "$WORK/bus.conf" <<CONF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig><type>session</type><listen>unix:path=$WORK/bus</listen><auth>EXTERNAL</auth>
-<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-CONF
+write_bus_config "$WORK/bus.conf" "$WORK/bus"
 dbus-daemon --config-file="$WORK/bus.conf" --nofork --nopidfile --print-address=3 3>"$WORK/address" 2>/dev/null &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/address" || fail "dbus-daemon printed no address"
@@ -227,11 +216,15 @@ shots "$WORK/restart" 20
 check "$WORK/restart" 12
 cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
 
-# 4. Counters: a number counting up in still text shows Render's digits in every shot.
+# 4. Counters: a number counting up in still text shows Render's digits in every shot, and the
+# tooltip, open over the widget meanwhile, follows the count.
 clock_stopped() { grep "tickerd-plasma: clock" "$WORK/viewer.log" | tail -n 1 | grep -q stopped; }
 ctl configure main mode=static >/dev/null   # changes apply at once (no seam to wait for)
 ctl remove first >/dev/null
 ctl post --id count "builds today: {builds}" >/dev/null
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the counting message"
+wait_for 20 tooltip_shown || fail "hovering the widget shows no tooltip before the count"
 ctl set builds 1234567 --from 0 --duration 3s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter"
@@ -241,6 +234,15 @@ cp "$WORK/counter/shot-005.png" "$ARTIFACTS/counting.png"
 tooltip() { grep "tickerd-plasma: tooltip" "$WORK/viewer.log" | tail -n 1 | cut -d' ' -f4-; }
 counted() { [ "$(tooltip)" = "builds today: 1,234,567" ]; }
 wait_for 10 counted || fail "the tooltip says '$(tooltip)' after the count"
+# The open tooltip showed the count going on: its window (below the panel) looks different in
+# at least 3 of the shots taken while the number counted, and the widget gave it numbers between.
+tooltip_looks=$(for f in "$WORK"/counter/shot-*.png; do
+    convert "$f" -crop 660x130+0+165 +repage -format '%k %#\n' info:; done | awk '$1 > 8 {print $2}' | sort -u | wc -l)
+counting=$(grep "tickerd-plasma: tooltip builds today: [1-9][0-9,]*$" "$WORK/viewer.log" | grep -vc "1,234,567$" || true)
+cp "$WORK/counter/shot-010.png" "$ARTIFACTS/tooltip-counting.png"
+[ "$tooltip_looks" -ge 3 ] && [ "$counting" -ge 3 ] ||
+    fail "the open tooltip did not follow the count: $tooltip_looks looks over the count, $counting numbers before the last (tooltip-counting.png)"
+echo "plasma: the open tooltip took $counting numbers before the last and showed $tooltip_looks different looks"
 wait_for 10 clock_stopped || fail "the frame clock kept running after the count"
 shots "$WORK/counted" 3
 check "$WORK/counted" 0

@@ -178,9 +178,19 @@ def text_profile(image):
     return profile(image, found[0] + 8, found[1] - 16)
 
 
+def profile_difference(a, b):
+    """Where two column profiles differ: how many columns, the first one and the largest change."""
+    columns = [x for x, (p, q) in enumerate(zip(a, b)) if p != q]
+    if not columns:
+        return "the same"
+    return (f"{len(columns)} columns differ from column {columns[0]}, by up to "
+            f"{max(abs(a[x] - b[x]) for x in columns)}")
+
+
 def learn(directory, learned_path, command):
     import json
     learned = {}
+    differing = []  # shots of a text already learned whose profile is not the learned one
     took = durations(directory)
     for index, (name, at, image) in enumerate(shots(directory)):
         if index % 2 or took[name] > 40_000:
@@ -192,9 +202,13 @@ def learn(directory, learned_path, command):
         # one way, so it is the frame at the shot's instant too).
         texts = {render_text(command, at + delta) for delta in (-40_000, 40_000)}
         if len(texts) == 1:
-            learned.setdefault(texts.pop(), current)
+            text = texts.pop()
+            if text in learned and learned[text] != current:
+                differing.append(f"{name}: {profile_difference(learned[text], current)}")
+            learned.setdefault(text, current)
     json.dump(learned, open(learned_path, "w"))
-    print(f"learned {len(learned)} frames")
+    print(f"learned {len(learned)} frames; {len(differing)} later shots of a learned text look different"
+          + (f": {differing[:3]}" if differing else ""))
     return 0 if learned else 1
 
 
@@ -202,6 +216,7 @@ def check_phase(directory, learned_path, artifacts, command):
     import json
     learned = json.load(open(learned_path))
     checked = 0
+    inexact = []  # shots whose nearest learned frame is not exactly their look
     took = durations(directory)
     for name, at, image in shots(directory):
         if took[name] > 40_000:
@@ -219,13 +234,16 @@ def check_phase(directory, learned_path, artifacts, command):
         # The learned frame nearest to the shot (column profiles can differ by a few antialiased
         # pixels between two draws of one text) must be one Render gives around its instant.
         nearest = min(learned, key=lambda t: sum(abs(a - b) for a, b in zip(learned[t], current)))
+        if learned[nearest] != current:
+            inexact.append(f"{name}: {profile_difference(learned[nearest], current)}")
         if nearest not in known:
             keep(directory, [name], artifacts)
             shown = [nearest]
             print(f"shot {name}: the module does not show the frame Render gives at its instant "
                   f"({texts[1]!r}) but {shown[0] if shown else 'a frame never seen'!r}", file=sys.stderr)
             return 1
-    print(f"phase: {checked} shots show the frame Render gives")
+    print(f"phase: {checked} shots show the frame Render gives ({len(inexact)} of them not to the pixel"
+          + (f": {inexact[:3]}" if inexact else "") + ")")
     return 0 if checked >= 5 else 1
 
 

@@ -6,8 +6,13 @@
 // and draws the very frame the daemon's `Render` would give (contrib/js/timeline.js: counters,
 // dots and reveals included) in one label of a monospace font, shifted by the frame's sub-cell
 // offset. Widths are measured in the label's own font; the "fits" rule and the speed in pixels
-// follow from that font's real cell width. Per display frame only the label's translation
-// changes (a repaint, no relayout); its text changes when the frame's text does.
+// follow from that font's real cell width. A character that font does not draw as its own cells
+// (CJK and emoji come from fallback fonts, whose advances are not two cells and whose taller
+// lines would move the whole line's baseline) is left as spaces in that label and drawn by a
+// label of its own, centred in its cells on the monospace font's baseline: every character sits
+// in the cells Render gives it and nothing moves up or down as such a character scrolls in.
+// The labels share one strip; per display frame only the strip's translation changes (a
+// repaint, no relayout); the texts change when the frame's text does.
 //
 // The frame clock runs only while something visible moves (checked after every frame): text that
 // fits, a paused channel, an empty channel and a hold start no clock; the next instant the
@@ -49,13 +54,21 @@ function makeIndicator(modules) {
                 clip_to_allocation: true, y_align: Clutter.ActorAlign.CENTER, style_class: 'tickerd-clip',
                 layout_manager: new Clutter.FixedLayout(),
             });
-            this._label = new St.Label({style_class: 'tickerd-text', y_align: Clutter.ActorAlign.CENTER});
-            this._label.clutter_text.ellipsize = Pango.EllipsizeMode.NONE;
-            this._label.clutter_text.single_line_mode = true;
-            this._clip.add_child(this._label);
+            // The strip moves by the frame's offset; it holds the monospace label and the labels
+            // of the characters drawn on their own (`_wide`, reused from frame to frame).
+            this._strip = new St.Widget({layout_manager: new Clutter.FixedLayout()});
+            this._label = this._newLabel();
+            this._strip.add_child(this._label);
+            this._wide = [];
+            this._clip.add_child(this._strip);
             this.add_child(this._clip);
             this._timeline = null;
             this._cellPx = 0;
+            this._font = null;
+            this._fontName = '';
+            this._line = null;
+            this._metrics = new Map();
+            this._shift = 0;
             this._columns = 0;
             this._declared = 0;
             this._text = null;
@@ -97,9 +110,18 @@ function makeIndicator(modules) {
             });
         }
 
+        /** A label of the item's monospace font, one line, never ellipsized. */
+        _newLabel() {
+            const label = new St.Label({style_class: 'tickerd-text'});
+            label.clutter_text.ellipsize = Pango.EllipsizeMode.NONE;
+            label.clutter_text.single_line_mode = true;
+            return label;
+        }
+
         /**
          * The cell width of the label's font (it is monospace: every cell is as wide), measured
-         * on a long run so fractional advances count; then the clip's width and the columns.
+         * on a long run so fractional advances count; then the clip's width and the columns. The
+         * clip is one line of that font high.
          */
         _measure() {
             // The theme node gives the label's font even while the item is hidden (unmapped
@@ -113,13 +135,19 @@ function makeIndicator(modules) {
             const layout = this._label.clutter_text.create_pango_layout('0'.repeat(100));
             if (font)
                 layout.set_font_description(font);
-            const [width] = layout.get_size();
+            const [width, height] = layout.get_size();
             const cell = width / Pango.SCALE / 100;
-            if (!(cell > 0) || cell === this._cellPx)
+            const name = font?.to_string() ?? '';
+            if (!(cell > 0) || (cell === this._cellPx && name === this._fontName))
                 return;
             this._cellPx = cell;
+            this._font = font;
+            this._fontName = name;
+            this._line = {baseline: layout.get_baseline(), height};
+            this._metrics.clear();
             this._columns = Math.max(1, Math.floor(this._widthPx / cell));
             this._clip.width = Math.ceil(this._columns * cell);
+            this._clip.height = Math.ceil(height / Pango.SCALE);
             log(`tickerd: ${this._columns} columns of ${cell} px`);
             this._declare();
             this._text = null;
@@ -196,13 +224,11 @@ function makeIndicator(modules) {
             const frame = timeline.frame(now, this._columns, 1);
             this._drawnAt = now;
             this._drawnMoving = frame.moving;
-            if (frame.text !== this._text) {
-                this._text = frame.text;
-                this._label.text = frame.text;
-            }
-            const x = -Math.round(frame.offset * this._cellPx);
-            if (this._label.translation_x !== x)
-                this._label.translation_x = x;
+            if (frame.text !== this._text)
+                this._setText(frame.text);
+            this._shift = -Math.round(frame.offset * this._cellPx);
+            if (this._strip.translation_x !== this._shift)
+                this._strip.translation_x = this._shift;
             const next = timeline.schedule(now, this._columns, frame);
             if (next.animate) {
                 this._cancelWake();
@@ -211,6 +237,68 @@ function makeIndicator(modules) {
             } else {
                 this._sleep(next.at);
             }
+        }
+
+        /**
+         * Draws `text` (a frame's): the clusters the monospace font draws as its own cells in the
+         * label, every other one as spaces there and in a label of its own over those cells,
+         * centred in them, its baseline on the monospace font's (rounded to a pixel; the same
+         * for that character wherever it is).
+         */
+        _setText(text) {
+            this._text = text;
+            let line = '';
+            let cell = 0;
+            let used = 0;
+            for (const cluster of TimelineMath.clusters(text)) {
+                const cells = TimelineMath.cellWidth(cluster);
+                const metrics = /^[\x20-\x7e]*$/.test(cluster) ? null : this._measureCluster(cluster, cells);
+                if (metrics === null || metrics.own) {
+                    line += cluster;
+                } else {
+                    line += ' '.repeat(cells);
+                    if (used === this._wide.length) {
+                        this._wide.push(this._newLabel());
+                        this._strip.add_child(this._wide[used]);
+                    }
+                    const label = this._wide[used++];
+                    if (label.text !== cluster)
+                        label.text = cluster;
+                    label.set_position(Math.round(cell * this._cellPx + metrics.indent), metrics.rise);
+                    label.visible = true;
+                }
+                cell += cells;
+            }
+            this._label.text = line;
+            for (let i = used; i < this._wide.length; i++)
+                this._wide[i].visible = false;
+        }
+
+        /**
+         * How `cluster` (`cells` wide) draws in the label's font, fallbacks included: `own` when
+         * it is the monospace font's own (its advance is its cells and its line that of the
+         * font), else where its label goes in its cells: `indent` (px from its first cell, to
+         * centre it) and `rise` (px from the line's top, to put its baseline on the font's).
+         */
+        _measureCluster(cluster, cells) {
+            let metrics = this._metrics.get(cluster);
+            if (metrics === undefined) {
+                const layout = this._label.clutter_text.create_pango_layout(cluster);
+                if (this._font)
+                    layout.set_font_description(this._font);
+                const [advance, height] = layout.get_size();
+                const baseline = layout.get_baseline();
+                const width = Math.round(cells * this._cellPx * Pango.SCALE);
+                metrics = {
+                    own: advance === width && baseline === this._line.baseline && height === this._line.height,
+                    indent: (width - advance) / 2 / Pango.SCALE,
+                    rise: Math.round((this._line.baseline - baseline) / Pango.SCALE),
+                };
+                if (this._metrics.size > 1024)
+                    this._metrics.clear();
+                this._metrics.set(cluster, metrics);
+            }
+            return metrics;
         }
 
         /**
@@ -224,7 +312,7 @@ function makeIndicator(modules) {
             const [inside, clipX] = this._clip.transform_stage_point(x, y);
             if (!inside || clipX < 0 || clipX >= this._clip.width)
                 return Clutter.EVENT_PROPAGATE;
-            const column = Math.floor((clipX - this._label.translation_x) / this._cellPx);
+            const column = Math.floor((clipX - this._shift) / this._cellPx);
             // The cell partly shown past the last column exists only while the text scrolls: it
             // is the last column of the frame one cell wider.
             const columns = column < this._columns ? this._columns : this._columns + 1;

@@ -86,6 +86,7 @@ class Actor extends Signals {
         return {
             get_pixel_size: () => [[...text].length * 8, 16],
             get_size: () => [[...text].length * 8 * PANGO_SCALE, 16 * PANGO_SCALE],
+            get_baseline: () => 12 * PANGO_SCALE,
             set_font_description: () => {},
         };
     }
@@ -275,7 +276,7 @@ function spinUntil(condition, seconds) {
 
 /** A button press at stage x (the clip starts at stage x 100), through the item's signal. */
 function press(indicator, button, column) {
-    const x = 100 + indicator._label.translation_x + (column + 0.5) * indicator._cellPx;
+    const x = 100 + indicator._strip.translation_x + (column + 0.5) * indicator._cellPx;
     const event = {get_button: () => button, get_coords: () => [x, 10]};
     indicator.emit('button-press-event', event);
 }
@@ -326,9 +327,9 @@ for (let round = 1; round <= 2; round++) {
         `round ${round}: 8 px cells give 45 columns in 360 px (got ${indicator._columns}, ${indicator._clip.width} px)`);
     const scrolling = spinUntil(() => clock.playing && indicator.visible && indicator._label.text.length === 46, 10);
     check(scrolling, `round ${round}: the item reads the Timeline, draws 46 cells and its frame clock runs while the text scrolls`);
-    const first = indicator._label.translation_x;
-    const moved = spinUntil(() => { clock.emit('new-frame'); return indicator._label.translation_x !== first; }, 5);
-    check(moved, `round ${round}: a new frame moves the label`);
+    const first = indicator._strip.translation_x;
+    const moved = spinUntil(() => { clock.emit('new-frame'); return indicator._strip.translation_x !== first; }, 5);
+    check(moved, `round ${round}: a new frame moves the text`);
     check(proxyHandlers.size === 2, `round ${round}: enabled, it listens to the proxy twice (got ${proxyHandlers.size})`);
     check(clock._handlers.size === 1, `round ${round}: enabled, the clock has its new-frame handler`);
     if (round === 1)

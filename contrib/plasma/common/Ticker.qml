@@ -20,7 +20,8 @@ Item {
     property font font
     /// The text colour.
     property color color: "black"
-    /// The channel's full text (for the tooltip).
+    /// The channel's full text as it reads now (for the tooltip): the tape in view, its counters
+    /// at their value of the moment, kept current while they count.
     readonly property string fullText: feed.text
     /// Whether there is nothing to show (no daemon, no channel, no message): the widget hides.
     readonly property bool empty: feed.state !== "online" || feed.messages === 0
@@ -54,6 +55,8 @@ Item {
         property string text_: ""
         property real offset: 0
         property bool moving: false
+        // When the full text may change next (µs; Infinity: not until the Timeline changes).
+        property real textAt: 0
     }
 
     FontMetrics {
@@ -139,6 +142,7 @@ Item {
         feed.state = state.state;
         feed.text = state.text || "";
         feed.messages = state.messages || 0;
+        feed.textAt = 0;
         timeline = state.state === "online" && state.timeline ? new T.Timeline(state.timeline) : null;
         console.log("tickerd-plasma: timeline " + feed.state + " messages=" + feed.messages +
                     " paused=" + paused + " digest=" + feed.digest);
@@ -146,11 +150,15 @@ Item {
         return true;
     }
 
-    /// The channel's whole text at `now` as Render would show it to a viewer wide enough (counters
-    /// at their value of the moment), for the tooltip.
-    function wholeText(now) {
+    /// Sets the full text to the channel's whole text at `now` as Render would show it to a viewer
+    /// wide enough (counters at their value of the moment), and notes when it may change next
+    /// (a counter's next number: every display frame while one counts fast).
+    function refreshText(now) {
         var wide = Math.max(columns, T.cellWidth(timeline.content) + 1);
-        return timeline.frame(now, wide).text.trim();
+        var frame = timeline.frame(now, wide);
+        feed.text = frame.text.trim();
+        var next = timeline.schedule(now, wide, frame);
+        feed.textAt = next.animate ? now : (next.at === null ? Infinity : next.at);
     }
 
     /// Draws the frame of now and decides whether the clock keeps running.
@@ -163,6 +171,10 @@ Item {
             return;
         }
         var now = Date.now() * 1000;
+        // The full text follows its counters whether or not they are in view; while the text
+        // scrolls this is checked every display frame, otherwise at the wake-ups below.
+        if (now >= feed.textAt)
+            refreshText(now);
         var frame = timeline.frame(now, columns, 1);
         feed.moving = frame.moving;
         if (frame.text !== feed.text_) {
@@ -172,11 +184,10 @@ Item {
         strip.x = -frame.offset * cellWidth;
         var next = timeline.schedule(now, columns, frame);
         clock.running = next.animate;
-        if (!next.animate)
-            feed.text = wholeText(now);
-        if (!next.animate && next.at !== null) {
-            // Nothing moves now; one wake-up when the frame may change next.
-            wake.interval = Math.max(1, Math.min(Math.ceil((next.at - now) / 1000), 3600000));
+        // Nothing moves now; one wake-up when the frame or the full text may change next.
+        var at = next.at === null ? feed.textAt : Math.min(next.at, feed.textAt);
+        if (!next.animate && at !== Infinity) {
+            wake.interval = Math.max(1, Math.min(Math.ceil((at - now) / 1000), 3600000));
             wake.restart();
         } else {
             wake.stop();

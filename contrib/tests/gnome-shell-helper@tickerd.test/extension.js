@@ -1,7 +1,7 @@
 // For contrib/tests/gnome-shell-test.sh only (never installed for users): on the test's session
 // bus as io.github.tickerd.ShellTestHelper, it leaves the overview the Shell starts in and reports
 // where the tickerd item's clip is on screen and the cell width the item measured, so the
-// screenshots can be read cell by cell.
+// screenshots can be read cell by cell, and which frame the item drew last (for failure reports).
 /* exported init */
 'use strict';
 
@@ -13,6 +13,7 @@ const HELPER_XML = `<node><interface name="io.github.tickerd.ShellTestHelper">
   <method name="Clip"><arg type="b" direction="out"/><arg type="d" direction="out"/><arg type="d" direction="out"/>
     <arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="u" direction="out"/>
     <arg type="d" direction="out"/></method>
+  <method name="Drawn"><arg type="s" direction="out"/><arg type="i" direction="out"/><arg type="x" direction="out"/></method>
 </interface></node>`;
 
 class Helper {
@@ -31,6 +32,14 @@ class Helper {
         const [x, y] = item._clip.get_transformed_position();
         const [width, height] = item._clip.get_transformed_size();
         return [true, x, y, width, height, item._cellPx, item._columns, Main.panel.height];
+    }
+
+    /** (text, shift px, instant µs) of the frame the tickerd item drew last ('' when none). */
+    Drawn() {
+        const item = Main.panel.statusArea.tickerd;
+        if (!item || typeof item._text !== 'string')
+            return ['', 0, 0];
+        return [item._text, item._shift ?? 0, item._drawnAt ?? 0];
     }
 }
 
