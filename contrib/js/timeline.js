@@ -754,8 +754,9 @@ var Timeline = class Timeline {
         if (settleAt === null || this.effectiveTime(t) < settleAt)
             return this;
         if (!this.settledView) {
-            const fields = {...this.fields, tape: this.next.tape, gap: this.next.gap, layout: this.fields.nextLayout,
-                width: this.next.width, anchor: 0, position: 0, speed: this.next.speed};
+            // Object.assign, not spread syntax: QML's engine (Qt 5.15) has no object spread.
+            const fields = Object.assign({}, this.fields, {tape: this.next.tape, gap: this.next.gap,
+                layout: this.fields.nextLayout, width: this.next.width, anchor: 0, position: 0, speed: this.next.speed});
             for (const key of ['next', 'nextGap', 'nextLayout', 'nextSpeed', 'nextStart', 'nextLeadIn', 'switch', 'changed'])
                 delete fields[key];
             this.settledView = new Timeline(fields);

@@ -5,7 +5,7 @@ With gnome-shell (and the tickerd extension) on the session bus, this drives tic
 and checks what a user sees, through screenshots of the top bar (org.gnome.Shell.Screenshot, which
 answers only the owner of org.gnome.Screenshot — this process owns it):
 
-* cost while nothing moves: gnome-shell's CPU time and wake-ups (context switches of all its
+* cost while nothing moves: gnome-shell's CPU time and wake-ups (voluntary context switches of its
   threads, from /proc) with the extension enabled equal those with it disabled, within noise, at
   start-up with nothing to show, with a still text, and once the channel is emptied;
 * over one whole cycle of a scrolling tape with a counting field and jumping dots, read cell by cell
