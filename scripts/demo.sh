@@ -52,9 +52,11 @@ until busctl --address="$address" --timeout=1 status io.github.tickerd.Ticker1 >
     sleep 0.05
 done
 
-# The counter of "Builds today: {builds}": it counts up over the first half minute.
+# The counter of "Builds today: {builds}": it counts up over the first half minute. The value
+# first, then the message that shows it, so the message never shows the bare field.
 "$bin/tickerctl" --bus "$address" set builds 0 --grouping
 "$bin/tickerctl" --bus "$address" set builds 1280 --duration 30s --easing easeOutCubic
+"$bin/tickerctl" --bus "$address" post --id counter --priority 5 'Builds today: {builds}' >/dev/null
 
 # A source (docs/sources.md): a command whose output replaces its message every second.
 cat > "$work/sources.toml" <<TOML
