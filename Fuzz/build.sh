@@ -34,9 +34,10 @@ swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-
   -Xcc -fmodule-map-file=Sources/CMalloc/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CDBus/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CICal/module.modulemap \
+  -Xcc -fmodule-map-file=Sources/CMosquitto/module.modulemap \
   $(pkg-config --cflags-only-I dbus-1 | sed 's/-I/-Xcc -I/g') \
   Fuzz/Targets/*.swift \
-  $(pkg-config --libs libsystemd dbus-1 libical) -lstdc++ \
+  $(pkg-config --libs libsystemd dbus-1 libical libmosquitto) -lstdc++ \
   "@$BIN/tickerd.product/Objects.LinkFileList" "$BIN"/TickerSources.build/*.o \
   "$BIN"/Calendars.build/*.o "$BIN"/Feeds.build/*.o "$BIN"/SourceFetch.build/*.o \
   -o "$OUT" 2> >(grep -v "Cannot export local symbol '__asan" >&2)
