@@ -196,7 +196,7 @@ column = next(k for k in range(10, 40) if frame["text"][k] != " ")
 print(round(x0 + (column + 0.5 - frame["offset"]) * cell))' "$GX" "$CELL")
 xdotool mousemove "$CLICK_X" $((GY + GH / 2)) click 1
 opened() { [ "$(cat "$WORK/opened" 2>/dev/null)" = "$LINK" ]; }
-wait_for 20 opened || fail "a click on the message did not open its link (opened: '$(cat "$WORK/opened" 2>/dev/null)'; $(grep 'tickerd-plasma: click' "$WORK/viewer.log" | tail -n 1))"
+wait_for 20 opened || fail "a click on the message did not open its link (opened: '$(cat "$WORK/opened" 2>/dev/null)'; $(grep -E 'tickerd-plasma: (click|exec .* failed)' "$WORK/viewer.log" | tail -n 2))"
 announced() { grep -A2 'member=Activated' "$WORK/activated" | grep -q 'string "first"'; }
 wait_for 10 announced || fail "a click on the message was not announced (Activated): $(cat "$WORK/activated")"
 kill "$MONITOR"; wait "$MONITOR" 2>/dev/null || true

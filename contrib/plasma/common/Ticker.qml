@@ -81,10 +81,15 @@ Item {
     }
 
     /// A command has exited: a poll's output is taken and the next poll starts; a failed poll
-    /// (tickerctl missing, no bus) is tried again later, waiting twice as long each time (3 s to 1 min).
-    function finished(command, exitCode, stdout) {
-        if (command !== feed.polling)
+    /// (tickerctl missing, no bus) is tried again later, waiting twice as long each time (3 s to
+    /// 1 min); a click's command that failed is logged with its standard error.
+    function finished(command, exitCode, stdout, stderr) {
+        if (command !== feed.polling) {
+            // A click's command (activate, pause, resume): its failure is logged, with its reason.
+            if (exitCode !== 0)
+                console.log("tickerd-plasma: " + command + " failed (exit " + exitCode + "): " + String(stderr || "").trim());
             return;
+        }
         feed.polling = "";
         if (exitCode === 0 && receive(stdout)) {
             retry.interval = 3000;

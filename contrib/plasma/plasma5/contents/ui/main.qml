@@ -46,7 +46,7 @@ Item {
         connectedSources: []
         onNewData: {
             disconnectSource(sourceName);
-            ticker.finished(sourceName, data["exit code"], data["stdout"]);
+            ticker.finished(sourceName, data["exit code"], data["stdout"], data["stderr"]);
         }
     }
 }

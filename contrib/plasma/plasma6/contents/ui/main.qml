@@ -49,7 +49,7 @@ PlasmoidItem {
         connectedSources: []
         onNewData: (sourceName, data) => {
             disconnectSource(sourceName);
-            ticker.finished(sourceName, data["exit code"], data["stdout"]);
+            ticker.finished(sourceName, data["exit code"], data["stdout"], data["stderr"]);
         }
     }
 }
