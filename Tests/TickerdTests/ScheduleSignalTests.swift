@@ -10,11 +10,11 @@ import TestSupport
 
     /// How late a signal may arrive after its boundary. The daemon arms an absolute CLOCK_REALTIME
     /// timerfd for the boundary itself (checked exactly below), so on a quiet machine the signal
-    /// arrives within a few milliseconds (the figures are printed). The bound is what a reader
-    /// would not notice, half a second, and leaves room for the whole suite running in parallel
-    /// on a shared 2-core machine (175 ms seen there); a boundary missed by a whole second, or a
-    /// window that opens on the wrong second, still fails.
-    static let lateness: Int64 = 500_000
+    /// arrives within a few milliseconds (the figures are printed; 1.4–2.0 ms alone here). The
+    /// bound leaves room for the whole suite running in parallel on a shared 2-core machine, under
+    /// the sanitizers too (567 ms seen there), and stays under a second: a window that opens or
+    /// closes on the wrong second still fails.
+    static let lateness: Int64 = 900_000
 
     /// The instants at which the daemon's CLOCK_REALTIME timerfd may be set to expire, from
     /// /proc/PID/fdinfo: the kernel reports the time left at some moment between the two clock
