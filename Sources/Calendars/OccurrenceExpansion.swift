@@ -23,10 +23,17 @@ struct OccurrenceExpansion {
     /// COUNT start their walk just before the window, so only counted rules can reach it.
     static let maximumSteps = 2_000
 
+    /// The years near the window (a year either side): a time outside them is placed without its
+    /// zone (``instant(of:)``).
+    let nearYears: ClosedRange<Int32>
+
     init(calendar: OpaquePointer, localZone: OpaquePointer, window: Range<Instant>) {
         self.calendar = calendar
         self.localZone = localZone
         self.window = window
+        let first = icaltime_from_timet_with_zone(time_t(window.lowerBound / 1_000_000), 0, nil).year
+        let last = icaltime_from_timet_with_zone(time_t(window.upperBound / 1_000_000), 0, nil).year
+        nearYears = (first - 1)...max(first - 1, last + 1)
     }
 
     /// The occurrences overlapping the window, unsorted.
@@ -37,7 +44,7 @@ struct OccurrenceExpansion {
         while let component = event {
             if let property = icalcomponent_get_first_property(component, ICAL_RECURRENCEID_PROPERTY) {
                 let original = resolved(icalproperty_get_recurrenceid(property), of: property)
-                if icaltime_is_null_time(original) == 0 {
+                if icaltime_is_null_time(original) == 0, Self.isValid(original) {
                     overrides[uid(of: component), default: [:]][instant(of: original)] = component
                 }
             } else {
@@ -90,19 +97,25 @@ struct OccurrenceExpansion {
 
         // Starts: DTSTART, each RRULE's, each RDATE (which may carry its own end).
         var starts: [(icaltimetype, end: Instant?)] = [(dtstart, nil)]
-        var rule = icalcomponent_get_first_property(master, ICAL_RRULE_PROPERTY)
-        while let property = rule {
+        for property in Self.properties(of: master, kind: ICAL_RRULE_PROPERTY) {
             starts += ruleStarts(icalproperty_get_rrule(property), from: dtstart, lookBehind: longest,
                                  lookAhead: lookAhead, in: master)
                 .map { ($0, nil) }
-            rule = icalcomponent_get_next_property(master, ICAL_RRULE_PROPERTY)
         }
-        var rdate = icalcomponent_get_first_property(master, ICAL_RDATE_PROPERTY)
-        while let property = rdate {
+        for property in Self.properties(of: master, kind: ICAL_RDATE_PROPERTY) {
             let value = icalproperty_get_rdate(property)
             if icaltime_is_null_time(value.time) == 0 {
-                starts.append((resolved(value.time, of: property), nil))
+                if Self.isValid(value.time) {
+                    starts.append((resolved(value.time, of: property), nil))
+                } else {
+                    warnings.append("VEVENT \(describe(master)): an RDATE is not a valid time, skipped")
+                }
             } else if icaltime_is_null_time(value.period.start) == 0 {
+                guard Self.isValid(value.period.start),
+                      icaltime_is_null_time(value.period.end) != 0 || Self.isValid(value.period.end) else {
+                    warnings.append("VEVENT \(describe(master)): an RDATE period is not a valid time, skipped")
+                    continue
+                }
                 let start = resolved(value.period.start, of: property)
                 let end: Instant
                 if icaltime_is_null_time(value.period.end) == 0 {
@@ -112,15 +125,12 @@ struct OccurrenceExpansion {
                 }
                 starts.append((start, end))
             }
-            rdate = icalcomponent_get_next_property(master, ICAL_RDATE_PROPERTY)
         }
 
         var excluded = Set<Instant>()
-        var exdate = icalcomponent_get_first_property(master, ICAL_EXDATE_PROPERTY)
-        while let property = exdate {
+        for property in Self.properties(of: master, kind: ICAL_EXDATE_PROPERTY) {
             let value = resolved(icalproperty_get_exdate(property), of: property)
-            if icaltime_is_null_time(value) == 0 { excluded.insert(instant(of: value)) }
-            exdate = icalcomponent_get_next_property(master, ICAL_EXDATE_PROPERTY)
+            if icaltime_is_null_time(value) == 0, Self.isValid(value) { excluded.insert(instant(of: value)) }
         }
 
         var seen = Set<Instant>()
@@ -261,7 +271,7 @@ struct OccurrenceExpansion {
     private mutating func length(of component: OpaquePointer, from dtstart: icaltimetype) -> Length {
         if let property = icalcomponent_get_first_property(component, ICAL_DTEND_PROPERTY) {
             let dtend = resolved(icalproperty_get_dtend(property), of: property)
-            if icaltime_is_null_time(dtend) == 0 {
+            if icaltime_is_null_time(dtend) == 0, Self.isValid(dtend) {
                 if dtstart.is_date != 0 {
                     return Length(days: max(1, julianDay(dtend) - julianDay(dtstart)), seconds: 0)
                 }
@@ -300,8 +310,9 @@ struct OccurrenceExpansion {
         var days: Range<CalendarDay>?
         let finish: Instant
         if start.is_date != 0 {
+            // A date among the starts of a timed series (an RDATE;VALUE=DATE) still covers its day.
             var last = start
-            icaltime_adjust(&last, length.days, 0, 0, 0)
+            icaltime_adjust(&last, max(1, length.days), 0, 0, 0)
             days = day(of: start)..<day(of: last)
             finish = end ?? instant(of: last)
         } else {
@@ -339,8 +350,17 @@ struct OccurrenceExpansion {
     }
 
     /// The instant of `value`: in its zone, in the local zone when floating, and local midnight
-    /// for a date.
+    /// for a date. A time more than a year away from the window is read as UTC: no zone's offset
+    /// (under a day) can move it into the window, and libical would otherwise expand the zone's
+    /// rules year by year up to it (seconds for a year like 9999, in a VTIMEZONE of the file).
     private func instant(of value: icaltimetype) -> Instant {
+        guard nearYears.contains(value.year) else {
+            var wall = value
+            wall.is_date = 0
+            wall.zone = nil
+            if value.is_date != 0 { (wall.hour, wall.minute, wall.second) = (0, 0, 0) }
+            return Instant(icaltime_as_timet(wall)) * 1_000_000
+        }
         var wall = value
         let zone: OpaquePointer
         if value.is_date != 0 {
@@ -392,6 +412,19 @@ struct OccurrenceExpansion {
         let before = Int32(value.year) - 1
         let leaps = before / 4 - before / 100 + before / 400
         return before * 365 + leaps + Int32(icaltime_day_of_year(value))
+    }
+
+    /// The properties of `kind` in `component`, collected before any is read: libical keeps one
+    /// property cursor per component, which reading another property (its UID, for a warning)
+    /// moves, so a walk that reads as it goes can revisit a property for ever.
+    static func properties(of component: OpaquePointer, kind: icalproperty_kind) -> [OpaquePointer] {
+        var result: [OpaquePointer] = []
+        var property = icalcomponent_get_first_property(component, kind)
+        while let found = property {
+            result.append(found)
+            property = icalcomponent_get_next_property(component, kind)
+        }
+        return result
     }
 
     /// The component's UID, or "" without one.

@@ -70,4 +70,45 @@ import Testing
             "RRULE:FREQ=WEEKLY;BYDAY=SU;UNTIL=20261231T000000Z", "END:VEVENT"))
         #expect(far.occurrences(in: Self.year2028, timeZone: "UTC").isEmpty)
     }
+
+    /// Found by the `ics` fuzz target: a timed series with an all-day RDATE gave that date an
+    /// occurrence of no day at all (the series' length is 0 days); a date covers its whole day.
+    @Test func anAllDayRDateOfATimedSeriesCoversItsDay() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:bins", "DTSTART:20280131T070000Z", "RDATE;VALUE=DATE:20280302",
+            "SUMMARY:Bins out", "END:VEVENT"))
+        let found = calendar.occurrences(in: Self.year2028, timeZone: "UTC").sorted { $0.start < $1.start }
+        try #require(found.count == 2)
+        #expect(found[0].days == nil)
+        #expect(found[1].days == CalendarDay(year: 2028, month: 3, day: 2)..<CalendarDay(year: 2028, month: 3, day: 3))
+        #expect(found[1].end - found[1].start == 86_400 * 1_000_000)
+    }
+
+    /// Found by the `ics` fuzz target: a warning about a rule read the event's UID, which moved
+    /// libical's property cursor back before that rule, so the walk met the same rule again for
+    /// ever (a hang, warnings piling up). Each rule is walked once and warned about once.
+    @Test func aRuleThatIsCutIsWarnedAboutOnce() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:daily", "DTSTART:20200101T090000Z", "RRULE:FREQ=DAILY;COUNT=5000",
+            "RRULE:FREQ=WEEKLY;COUNT=3", "SUMMARY:Often", "END:VEVENT"))
+        var warnings: [String] = []
+        let found = calendar.occurrences(in: Self.year2028, timeZone: "UTC", warnings: &warnings)
+        #expect(warnings.filter { $0.contains("'daily'") && $0.contains("cut") }.count == 1, "\(warnings)")
+        // The first 2,000 daily starts end in 2025, before the window; the weekly rule ends in 2020.
+        #expect(found.isEmpty)
+    }
+
+    /// Found by the `ics` fuzz target: an RDATE, EXDATE or DTEND with a month 55 or a day 93 made
+    /// an instant past what fits in 64 bits of microseconds (a trap). It is skipped with a warning.
+    @Test func anInvalidRDateOrEndIsSkipped() throws {
+        let calendar = try ICalendar(parsing: Self.ics(
+            "BEGIN:VEVENT", "UID:r", "DTSTART:20280601T080000Z", "DTEND:20285593T170000Z",
+            "RDATE;VALUE=PERIOD:09255593T080000Z/20280602T120000Z", "RDATE:20281399T080000Z",
+            "EXDATE:99991399T080000Z", "END:VEVENT"))
+        var warnings: [String] = []
+        let found = calendar.occurrences(in: Self.year2028, timeZone: "UTC", warnings: &warnings)
+        #expect(found.map { $0.start / 1_000_000 } == [1_843_459_200])
+        #expect(found.map { $0.end - $0.start } == [0])
+        #expect(warnings.filter { $0.contains("'r'") && $0.contains("RDATE") }.count == 2, "\(warnings)")
+    }
 }
