@@ -38,11 +38,16 @@ struct TapeArrangement {
     func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
         var place: [String: Int] = [:]
         for (index, id) in showing.enumerated() where place[id] == nil { place[id] = index }
-        let result = items.filter { place[entry($0).id] != nil }.sorted { a, b in
-            let (x, y) = (entry(a), entry(b))
-            return x.priority != y.priority ? x.priority > y.priority : place[x.id, default: 0] < place[y.id, default: 0]
+        var kept: [(item: Item, priority: Int, place: Int)] = []
+        var joining: [Item] = []
+        kept.reserveCapacity(items.count)
+        for item in items {
+            let entry = entry(item)
+            if let index = place[entry.id] { kept.append((item, entry.priority, index)) } else { joining.append(item) }
         }
-        let joining = items.filter { place[entry($0).id] == nil }.sorted { ActiveScheduleEntry.tapeOrder(entry($0), entry($1)) }
+        kept.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.place < $1.place }
+        let result = kept.map(\.item)
+        joining.sort { ActiveScheduleEntry.tapeOrder(entry($0), entry($1)) }
         guard !joining.isEmpty else { return result }
         let anchor = joining.contains { entry($0).isUrgent } ? nil : anchor(staying: Set(result.map { entry($0).id }))
         let anchorPriority = anchor.flatMap { id in result.first { entry($0).id == id }.map { entry($0).priority } }
