@@ -12,31 +12,48 @@ import TestSupport
     static let channelInterface = DaemonFixture.channelInterface
 
     /// The published Timeline of `main` with a pending change: where the stream stood at the
-    /// change (`cell`), the switch, the new tape's cell there, the new tape, and the switch instant.
+    /// change (`cell`), the switch, the new tape's cell there, the old and new tapes, and the
+    /// switch instant.
     struct Pending {
         var cell: Int
         var seam: Int
         var nextStart: Int
+        var tape: String
         var next: [Character]
         var switchAt: Int64
 
-        init?(_ timeline: [String: Any]) {
-            guard let anchor = (timeline["anchor"] as? NSNumber)?.int64Value,
-                  let position = (timeline["position"] as? NSNumber)?.doubleValue,
-                  let speed = (timeline["speed"] as? NSNumber)?.doubleValue,
-                  let changed = (timeline["changed"] as? NSNumber)?.int64Value,
-                  let seam = (timeline["switch"] as? NSNumber)?.intValue,
-                  let next = timeline["next"] as? String else { return nil }
-            cell = Int((position + speed * Double(changed - anchor) / 1_000_000).rounded(.down))
-            self.seam = seam
-            nextStart = (timeline["nextStart"] as? NSNumber)?.intValue ?? 0
+        /// From the Timeline's fields (`number` and `string` read one each; nil when absent).
+        init?(number: (String) -> Double?, string: (String) -> String?) {
+            guard let anchor = number("anchor"), let position = number("position"), let speed = number("speed"),
+                  let changed = number("changed"), let seam = number("switch"), let next = string("next") else { return nil }
+            cell = Int((position + speed * (changed - anchor) / 1_000_000).rounded(.down))
+            self.seam = Int(seam)
+            nextStart = Int(number("nextStart") ?? 0)
+            tape = string("tape") ?? ""
             self.next = Array(next)
-            switchAt = anchor + Int64(((Double(seam) - position) / speed * 1_000_000).rounded(.up))
+            switchAt = Int64(anchor) + Int64(((seam - position) / speed * 1_000_000).rounded(.up))
+        }
+
+        /// From a Timeline property read with busctl.
+        init?(_ timeline: [String: Any]) {
+            self.init(number: { (timeline[$0] as? NSNumber)?.doubleValue }, string: { timeline[$0] as? String })
+        }
+
+        /// From a Timeline in a PropertiesChanged signal.
+        init?(_ timeline: [String: DBusValue]) {
+            self.init(number: { key in
+                timeline[key].map(\.unwrappingVariant).flatMap { $0.doubleValue ?? $0.int64Value.map(Double.init) }
+            }, string: { timeline[$0]?.unwrappingVariant.stringValue })
         }
 
         /// The new tape's text from `nextStart` on (ASCII and bullets: a character a cell).
         func textAtSwitch(_ count: Int) -> String {
             String((0..<count).map { next[(nextStart + $0) % next.count] })
+        }
+
+        /// The new tape's messages in the order the stream shows them from the switch.
+        var messagesFromSwitch: [String] {
+            textAtSwitch(next.count).components(separatedBy: "  •  ").filter { !$0.isEmpty }
         }
     }
 
@@ -51,6 +68,7 @@ import TestSupport
         let fixture = try DaemonFixture(config: config)
         #expect(try fixture.property("main", "Messages").value as? [String] == (1...8).map { "m\($0)" })
         let viewer = try BusClient(address: fixture.address)
+        try viewer.record(interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged")
         try viewer.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
             .vardict(["columns": .uint32(48), "fps": .double(0)])
         ])
@@ -65,19 +83,31 @@ import TestSupport
             if wait > 0 { usleep(UInt32(wait)) }  // the scenario's pace: a post every 0.6 s
             let text = "post \(index) arrives"
             _ = try fixture.post(text)
-            // The change waits for its seam (held a moment if the previous one was entering the view).
-            var pending: Pending?
-            #expect(try fixture.waitForProperty("main", "Timeline", timeout: .seconds(5)) { reply in
-                pending = Pending(reply.dictionary).flatMap { String($0.next).contains(text) ? $0 : nil }
-                return pending != nil
-            }, "post \(index) never became a pending change")
-            guard let pending else { continue }
+            // The change waits for its seam (held a moment if the previous one was entering the
+            // view): the Timeline published with it, as the viewer got it.
+            var found: Pending?
+            #expect(viewer.waitFor { signals in
+                found = signals.lazy.reversed().compactMap { signal -> Pending? in
+                    guard signal.member == "PropertiesChanged",
+                          let fields = signal.arguments.dropFirst().first?.vardictValue?["Timeline"]?.unwrappingVariant.vardictValue,
+                          let pending = Pending(fields), String(pending.next).contains(text) else { return nil }
+                    return pending
+                }.first
+                return found != nil
+            }, "post \(index) was never published as a pending change")
+            guard let pending = found else { continue }
             // The switch is the next message boundary beyond the view, and the stream continues
-            // there with the post: the viewer sees it come in from the right edge, then whole.
+            // there with the post — after the posts of a change still waiting with it, if any,
+            // which came before it: the viewer sees it come in from the right edge, then whole.
             #expect(pending.seam >= pending.cell + 48 && pending.seam < pending.cell + 48 + longest,
                     "post \(index): switch \(pending.seam) for a view ending at \(pending.cell + 48)")
-            #expect(pending.textAtSwitch(text.count) == text, "post \(index): the stream continues with \(pending.textAtSwitch(20))")
-            #expect(try fixture.render(columns: 48, at: pending.switchAt).text.hasPrefix(text), "post \(index)")
+            let shown = pending.messagesFromSwitch
+            let place = try #require(shown.firstIndex(of: text), "post \(index): not in \(shown)")
+            #expect(shown[..<place].allSatisfy { $0.hasPrefix("post ") && !pending.tape.contains($0) },
+                    "post \(index): the stream continues with \(shown.prefix(place + 1)), not with the post")
+            let cells = shown[..<place].reduce(0) { $0 + $1.count + 5 }
+            let arrival = pending.switchAt + Int64((Double(cells) / speed * 1_000_000).rounded(.up))
+            #expect(try fixture.render(columns: 48, at: arrival).text.hasPrefix(text), "post \(index)")
             // What the viewer sees until the next post: which of the eight came by.
             for t in stride(from: DaemonFixture.now(), to: planned + period, by: 50_000) {
                 let frame = try fixture.render(columns: 48, at: t).text
