@@ -5,7 +5,9 @@
 // (0 when it was not on screen). Side by side: rules version 1 (the change waits for the next
 // boundary of the whole tape that no viewer whose text scrolls can see: the daemon then passed no
 // viewer width) and rules version 2 as the model has it now (the next message boundary the declared
-// 48-column viewer cannot see; a post continues the stream there). Run with
+// 48-column viewer cannot see; the post goes where the daemon puts it, right before the message the
+// stream continues with, `Timeline.continuingMessage`, so it comes there and nothing is skipped).
+// Run with
 //   cd Benchmarks && swift run -c release ChangeLatency [N]
 // Frames are walked exactly, change by change (`nextChange`), so the figures are exact to the µs.
 import TickerModel
@@ -27,14 +29,19 @@ let texts: [String] = letters.enumerated().map { k, letter in
 }
 let separator = "  •  "
 
-enum Kind: String, CaseIterable { case post, update, remove }
+/// `postLast`: a post of another priority than the message the stream continues with, which the
+/// daemon puts after the others (here: last), so it comes when the stream gets there.
+enum Kind: String, CaseIterable { case post, postLast, update, remove }
 
-/// The messages after a change of `kind` to message `k`: a post comes last (tape order: priority,
-/// then start, so a new message of the same priority follows the others).
-func changed(_ kind: Kind, _ k: Int) -> [(key: String, text: String)] {
+/// The messages after a change of `kind` to message `k`: a post goes right before the message
+/// `continuing` (at the end when that is the first, the same place in the stream), or last
+/// without one (rules version 1: tape order by priority, then start).
+func changed(_ kind: Kind, _ k: Int, continuing: String?) -> [(key: String, text: String)] {
     var messages = texts.enumerated().map { (key: "m\($0)", text: $1) }
     switch kind {
-    case .post: messages.append((key: "new", text: "zzzz zzz zzzzzz zz zzzzz"))
+    case .post, .postLast:
+        let at = kind == .postLast ? nil : continuing.flatMap { key in messages.firstIndex { $0.key == key } }
+        messages.insert((key: "new", text: "zzzz zzz zzzzzz zz zzzzz"), at: at.map { $0 == 0 ? messages.count : $0 } ?? messages.count)
     case .update: messages[k].text = messages[k].text.uppercased()
     case .remove: messages.remove(at: k)
     }
@@ -49,7 +56,7 @@ func tape(_ messages: [(key: String, text: String)], byMessage: Bool) -> Tape {
 
 /// Microseconds from `t` to the first frame of `timeline` that shows the change.
 func latency(_ timeline: Timeline, at t: Instant, kind: Kind, message k: Int, horizon: Int64) -> Int64 {
-    let mark: Character = kind == .post ? "z" : kind == .update ? Character(letters[k].uppercased()) : letters[k]
+    let mark: Character = kind == .post || kind == .postLast ? "z" : kind == .update ? Character(letters[k].uppercased()) : letters[k]
     var instant = t
     var lastSeen: Instant?
     while instant < t + horizon {
@@ -87,7 +94,7 @@ let base: Instant = 1_800_000_000_000_000
 let settings = ChannelSettings()
 let oldMessages = texts.enumerated().map { (key: "m\($0)", text: $1) }
 print("tape: \(tape(oldMessages, byMessage: true).width) cells, \(columns) columns, \(count) change instants")
-print("kind    rule  p50 s   max s")
+print("kind     rule  p50 s   max s")
 for kind in Kind.allCases {
     for version in [1, 2] {
         let byMessage = version == 2
@@ -99,13 +106,14 @@ for kind in Kind.allCases {
         for i in 0..<count {
             let t = base + Int64(i) * cycle / Int64(count) + 7_919
             let k = i % texts.count
-            let new = tape(changed(kind, k), byMessage: byMessage)
+            let continuing = byMessage ? timeline.continuingMessage(at: t, seamColumns: columns) : nil
+            let new = tape(changed(kind, k, continuing: continuing), byMessage: byMessage)
             let after = timeline.applying(new, at: t, seamColumns: byMessage ? columns : nil)
             figures.append(latency(after, at: t, kind: kind, message: k, horizon: horizon))
         }
         let p50 = percentile(figures, 0.5)
         let max = Double(figures.max() ?? 0) / 1_000_000
-        let name = kind.rawValue + String(repeating: " ", count: 8 - kind.rawValue.count)
+        let name = kind.rawValue + String(repeating: " ", count: Swift.max(1, 9 - kind.rawValue.count))
         print("\(name)v\(version)    \(fixed(p50, 5))  \(fixed(max, 6))")
     }
 }

@@ -96,44 +96,84 @@ import Testing
         #expect(removed.frame(columns: 6, at: Self.at(7)).text == "bb  • ")
     }
 
-    @Test("a post enters at the switch; the messages it passes over come in the next cycle")
+    @Test("a post next to the message at the switch enters there; a post elsewhere waits for its place, nothing is skipped")
     func goldenPost() throws {
-        // "aaaa  •  bbbb  •  cccc  •  ": starts 0, 9, 18; W = 27; 1 cell/s; 6 columns: switch 9.
+        // "aaaa  •  bbbb  •  cccc  •  ": starts 0, 9, 18; W = 27; 1 cell/s; 6 columns: switch 9,
+        // where "bbbb" starts.
         let old = Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  ")
         let timeline = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1)), at: Self.t0)
-        // "dddd" posted at the end of the tape (start 27 of 36): it follows at the switch, then
-        // the tape from its cell 0 ("bbbb" and "cccc" wait for the next cycle).
+        #expect(timeline.continuingMessage(at: Self.at(2), seamColumns: 6) == "b")
+        // "dddd" posted right before "bbbb": it enters at the switch, then "bbbb" and the rest.
+        let next = timeline.applying(
+            Self.tape([("a", "aaaa"), ("d", "dddd"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(next.pending?.switchPosition == 9 && next.pending?.nextStart == 9)
+        #expect(next.frame(columns: 6, at: Self.at(2)) == timeline.frame(columns: 6, at: Self.at(2)))
+        #expect(next.frame(columns: 6, at: Self.at(5)).text == " •  dd")
+        #expect(next.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        #expect(next.frame(columns: 6, at: Self.at(18)).text == "bbbb  ")
+        #expect(next.frame(columns: 6, at: Self.at(27)).text == "cccc  ")
+        #expect(next.frame(columns: 6, at: Self.at(36)).text == "aaaa  ")
+        #expect(next.entryInstant(ofMessage: "d") == next.switchInstant)
+        // Posted together right before it: one after the other, then "bbbb".
+        let two = timeline.applying(
+            Self.tape([("a", "aaaa"), ("d", "dddd"), ("e", "eeee"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  "),
+            at: Self.at(2), seamColumns: 6)
+        #expect(two.pending?.nextStart == 9)
+        #expect(two.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        #expect(two.frame(columns: 6, at: Self.at(18)).text == "eeee  ")
+        #expect(two.frame(columns: 6, at: Self.at(27)).text == "bbbb  ")
+        // "dddd" posted at the end of the tape (start 27 of 36), not next to "bbbb": the stream
+        // continues with "bbbb" and "cccc", and "dddd" comes in its place, before "aaaa".
         let posted = timeline.applying(
             Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc"), ("d", "dddd")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
-        #expect(posted.pending?.switchPosition == 9 && posted.pending?.nextStart == 27)
-        #expect(posted.frame(columns: 6, at: Self.at(2)) == timeline.frame(columns: 6, at: Self.at(2)))
-        #expect(posted.frame(columns: 6, at: Self.at(5)).text == " •  dd")
-        #expect(posted.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
-        #expect(posted.frame(columns: 6, at: Self.at(18)).text == "aaaa  ")
-        #expect(posted.frame(columns: 6, at: Self.at(27)).text == "bbbb  ")
-        #expect(posted.entryInstant(ofMessage: "d") == posted.switchInstant)
-        // With a removal: "bbbb" (at the switch) removed, "dddd" posted; the post comes first and
-        // "bbbb" never shows.
+        #expect(posted.pending?.switchPosition == 9 && posted.pending?.nextStart == 9)
+        #expect(posted.frame(columns: 6, at: Self.at(5)).text == " •  bb")
+        #expect(posted.frame(columns: 6, at: Self.at(9)).text == "bbbb  ")
+        #expect(posted.frame(columns: 6, at: Self.at(18)).text == "cccc  ")
+        #expect(posted.frame(columns: 6, at: Self.at(27)).text == "dddd  ")
+        #expect(posted.frame(columns: 6, at: Self.at(36)).text == "aaaa  ")
+        #expect(posted.entryInstant(ofMessage: "d") == Self.at(27))
+        // With a removal: "bbbb" (at the switch) removed. "dddd" posted in its place comes at the
+        // switch (it follows "aaaa", the last message kept before "bbbb"), then "cccc"; posted at
+        // the end, it waits for its place after "cccc". "bbbb" never shows in either.
+        let inPlace = timeline.applying(Self.tape([("a", "aaaa"), ("d", "dddd"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(inPlace.pending?.switchPosition == 9 && inPlace.pending?.nextStart == 9)
+        #expect(inPlace.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        #expect(inPlace.frame(columns: 6, at: Self.at(18)).text == "cccc  ")
         let both = timeline.applying(Self.tape([("a", "aaaa"), ("c", "cccc"), ("d", "dddd")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
-        #expect(both.pending?.switchPosition == 9 && both.pending?.nextStart == 18)
-        #expect(both.frame(columns: 6, at: Self.at(9)).text == "dddd  ")
+        #expect(both.pending?.switchPosition == 9 && both.pending?.nextStart == 9)
+        #expect(both.frame(columns: 6, at: Self.at(9)).text == "cccc  ")
+        #expect(both.frame(columns: 6, at: Self.at(18)).text == "dddd  ")
         for second in 2...60 {
             #expect(!both.frame(columns: 6, at: Self.at(Double(second))).text.contains("b"), "at \(second) s")
+            #expect(!inPlace.frame(columns: 6, at: Self.at(Double(second))).text.contains("b"), "at \(second) s")
         }
         // Replacing "cccc" by id is an update: "bbbb" continues, "CCCC" shows when it comes.
         let replaced = timeline.applying(Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "CCCC")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
         #expect(replaced.pending?.nextStart == 9)
         #expect(replaced.frame(columns: 6, at: Self.at(18)).text == "CCCC  ")
 
-        // Direction right: the switch is the end of "cccc" (−5); "dddd" posted first in the tape
-        // ends at 4 of "dddd  •  aaaa  •  bbbb  •  cccc  •  ", and the stream continues with it.
+        // Direction right: the switch is the end of "cccc" (−5), and the stream reads the tape
+        // backwards, so a post right after "cccc" comes first: "dddd" first in the tape lies
+        // after "cccc" round the tape's end; it ends at 4 of "dddd  •  aaaa  •  bbbb  •  cccc  •  ".
         let right = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1), direction: .right), at: Self.t0)
+        #expect(right.continuingMessage(at: Self.at(2), seamColumns: 6) == "c")
         let postedRight = right.applying(
             Self.tape([("d", "dddd"), ("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
         #expect(postedRight.pending?.switchPosition == -5 && postedRight.pending?.nextStart == 4)
         #expect(postedRight.frame(columns: 6, at: Self.at(7)).text == "dd  • ")
         #expect(postedRight.frame(columns: 6, at: Self.at(14)).text == "  •  d")
         #expect(postedRight.frame(columns: 6, at: Self.at(18)).text == "cccc  ")
+        // "dddd" between "aaaa" and "bbbb" is not next to "cccc": "cccc" (ending at 31 of
+        // "aaaa  •  dddd  •  bbbb  •  cccc  •  ") continues, then "bbbb", "dddd", "aaaa".
+        let elsewhere = right.applying(
+            Self.tape([("a", "aaaa"), ("d", "dddd"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        #expect(elsewhere.pending?.switchPosition == -5 && elsewhere.pending?.nextStart == 31)
+        #expect(elsewhere.frame(columns: 6, at: Self.at(7)).text == "cc  • ")
+        #expect(elsewhere.frame(columns: 6, at: Self.at(9)).text == "cccc  ")
+        #expect(elsewhere.frame(columns: 6, at: Self.at(18)).text == "bbbb  ")
+        #expect(elsewhere.frame(columns: 6, at: Self.at(27)).text == "dddd  ")
+        #expect(elsewhere.frame(columns: 6, at: Self.at(36)).text == "aaaa  ")
     }
 
     /// One random change to a message tape: some messages removed, one updated, one posted.
@@ -171,12 +211,13 @@ import Testing
         return Change(old: old, new: new, removed: removed)
     }
 
-    @Test("no visible cell of any declared viewer changes at the change or the switch; settling changes no frame; a post comes within reach + one message")
+    @Test("no visible cell of any declared viewer changes at the change or the switch; settling changes no frame; nothing is skipped for a post, which comes within reach + one message when next to the continuing one")
     func noJump() throws {
         var rng = SeededRandom(seed: 0x5EED_0A11)
         var checked = 0
         var skippedRemoved = 0
         var postedSeen = 0
+        var postedAtSwitch = 0
         for trial in 0..<200 {
             let change = Self.randomChange(&rng)
             let gap = TextSamples.gaps[Int.random(in: 0..<TextSamples.gaps.count, using: &rng)]
@@ -207,19 +248,32 @@ import Testing
             } else {
                 #expect(seam <= cell && seam > cell - longest, "trial \(trial)")
             }
-            // A posted message comes first at the switch (direction right: the last posted, which
-            // the stream shows first); otherwise the stream continues with the message at the
-            // switch when it is kept (updated or not).
+            // From the switch the stream reads the new tape in its order (left: ascending, right:
+            // descending), starting with the message at nextStart. No message is skipped for a
+            // post: the first kept message it meets is the first kept one the old stream would
+            // have shown from the switch on (the message at the switch, or the next one when it
+            // was removed). Posts before it come at the switch, and they are all the posts lying
+            // there: the message a cycle later, just before the switch's place, is a kept one.
             let index = try #require(after.messageIndex(atSeam: seam), "trial \(trial)")
-            let oldKey = old.layout!.messages[index].key
-            let oldKeys = Set(old.layout!.messages.map(\.key))
-            let posted = (new.layout?.messages ?? []).filter { !oldKeys.contains($0.key) }
-            if let first = direction == .left ? posted.first : posted.last {
-                let expected = direction == .left ? first.cells.lowerBound : first.cells.upperBound.floorMod(new.width)
-                #expect(pending.nextStart == expected, "trial \(trial): the posted message does not come first")
-            } else if let kept = new.layout?.messages.first(where: { $0.key == oldKey }) {
-                let expected = direction == .left ? kept.cells.lowerBound : kept.cells.upperBound.floorMod(new.width)
-                #expect(pending.nextStart == expected, "trial \(trial)")
+            let oldSpans = old.layout!.messages
+            let oldKeys = Set(oldSpans.map(\.key))
+            let newSpans = new.layout?.messages ?? []
+            let posted = newSpans.filter { !oldKeys.contains($0.key) }
+            let sign = direction == .left ? 1 : -1
+            var leading: [String] = []
+            if !newSpans.isEmpty {
+                let first = try #require(newSpans.firstIndex { span in
+                    direction == .left ? span.cells.lowerBound == pending.nextStart
+                        : span.cells.upperBound.floorMod(new.width) == pending.nextStart
+                }, "trial \(trial): nextStart \(pending.nextStart) is no message boundary")
+                let order = (0..<newSpans.count).map { newSpans[(first + sign * $0).floorMod(newSpans.count)].key }
+                let oldOrder = (0..<oldSpans.count).map { oldSpans[(index + sign * $0).floorMod(oldSpans.count)].key }
+                let newKeys = Set(order)
+                leading = Array(order.prefix { !oldKeys.contains($0) })
+                if let firstKept = order.first(where: oldKeys.contains) {
+                    #expect(firstKept == oldOrder.first(where: newKeys.contains), "trial \(trial): a kept message was skipped")
+                    #expect(oldKeys.contains(order.last!), "trial \(trial): a post next to the continuing message did not come first")
+                }
             }
 
             // Frames of every width up to the reach: the same just before and after the change;
@@ -254,24 +308,26 @@ import Testing
             }
 
             // A posted message comes into every declared view once the motion has covered at most
-            // the reach and one message (with its separator or gap) from the change.
-            if !posted.isEmpty {
+            // the reach and one message (with its separator or gap) from the change when it lies
+            // next to the continuing message; elsewhere, at most one cycle of the new tape later.
+            if let post = posted.first {
                 let mark = Self.mark(change.old.count).unicodeScalars.first!
-                let limit = applyAt + Int64(Double(reach + longest + 1) / speed * 1_000_000)
+                let cells = reach + longest + 1 + (leading.contains(post.key) ? 0 : new.width)
+                let limit = applyAt + Int64(Double(cells) / speed * 1_000_000)
                 let walkStep = max(1, Int(500_000 / speed))
                 for c in Set([1, reach]) {
                     let seen = stride(from: applyAt, through: limit, by: walkStep).contains { t in
                         after.frame(columns: c, at: t).text.unicodeScalars.contains(mark)
                     }
-                    #expect(seen, "trial \(trial) c \(c): the posted message did not come within reach + one message")
+                    #expect(seen, "trial \(trial) c \(c): the posted message did not come within \(cells) cells")
                     postedSeen += seen ? 1 : 0
+                    postedAtSwitch += seen && leading.contains(post.key) ? 1 : 0
                 }
             }
 
             // A removed message that no viewer saw at the change never appears.
-            let spans = old.layout!.messages
             for k in change.removed {
-                guard let span = spans.first(where: { $0.key == "m\(k)" }) else { continue }
+                guard let span = oldSpans.first(where: { $0.key == "m\(k)" }) else { continue }
                 let first = cell.floorDiv(old.width) - 1
                 let onScreen = (first...(first + 2)).contains { cycle in
                     let lower = cycle * old.width + span.cells.lowerBound
@@ -294,20 +350,35 @@ import Testing
         #expect(checked > 130)
         #expect(skippedRemoved < checked)
         #expect(postedSeen > 40)
+        #expect(postedAtSwitch > 10 && postedAtSwitch < postedSeen, "both kinds of post were tried")
     }
 
-    @Test("a second change before the switch keeps the switch; a message it posts comes first there")
+    @Test("a second change before the switch keeps the switch; a message it posts next to the continuing one comes first there")
     func replacedPending() throws {
         let old = Self.tape([("a", "aaaa"), ("b", "bbbb"), ("c", "cccc")], gap: "  •  ")
         let timeline = Timeline(tape: old, settings: ChannelSettings(speed: .cellsPerSecond(1)), at: Self.t0)
         let first = timeline.applying(Self.tape([("a", "aaaa"), ("c", "cccc")], gap: "  •  "), at: Self.at(2), seamColumns: 6)
+        // The removed "bbbb" was at the switch: the stream continues with "cccc", which a post
+        // placed right before it would precede.
+        #expect(first.continuingMessage(at: Self.at(3), seamColumns: 6) == "c")
         let second = first.applying(
-            Self.tape([("a", "aaaa"), ("c", "cccc"), ("d", "dd")], gap: "  •  "), at: Self.at(3), seamColumns: 6)
-        // "dd" is new to the old tape (a, b, c): the stream continues with it (cell 18 of the new tape).
-        #expect(second.pending?.switchPosition == 9 && second.pending?.nextStart == 18)
+            Self.tape([("a", "aaaa"), ("d", "dd"), ("c", "cccc")], gap: "  •  "), at: Self.at(3), seamColumns: 6)
+        // "dd" is new to the old tape (a, b, c) and follows "aaaa", the last message kept from
+        // before the removed "bbbb": the stream continues with it (cell 9 of the new tape).
+        #expect(second.pending?.switchPosition == 9 && second.pending?.nextStart == 9)
         #expect(second.pending?.changedAt == Self.at(3))
         #expect(second.frame(columns: 6, at: Self.at(9)).text == "dd  • ")
+        #expect(second.frame(columns: 6, at: Self.at(16)).text == "cccc  ")
         #expect(second.frame(columns: 6, at: Self.at(3)) == first.frame(columns: 6, at: Self.at(3)))
+        // The message a third change continues with is still "cccc" (past the post "dd"): a
+        // message posted right before it comes after "dd", in the order they arrived.
+        #expect(second.continuingMessage(at: Self.at(3), seamColumns: 6) == "c")
+        // Posted at the end instead: "cccc" continues, "dd" after it.
+        let last = first.applying(
+            Self.tape([("a", "aaaa"), ("c", "cccc"), ("d", "dd")], gap: "  •  "), at: Self.at(3), seamColumns: 6)
+        #expect(last.pending?.switchPosition == 9 && last.pending?.nextStart == 9)
+        #expect(last.frame(columns: 6, at: Self.at(9)).text == "cccc  ")
+        #expect(last.frame(columns: 6, at: Self.at(18)).text == "dd  • ")
         // Back to the old tape: nothing pending any more.
         #expect(second.applying(old, at: Self.at(4), seamColumns: 6).pending == nil)
     }

@@ -106,7 +106,11 @@ import Testing
         // 40 columns: the first change fitted, the second does not: back to the old text, and the
         // message types in when it reaches the switch's place in the pending tape as it now is.
         #expect(after.forViewer(columns: 40).start == replaced.entryInstant(ofMessage: "r"))
-        #expect(replaced.pending?.nextStart == 0 && replaced.entryInstant(ofMessage: "r") == timeline.switchInstant)
+        // "w" and "r" are both posted and lie right before "s", the message at the switch (round
+        // the tape's end): the stream continues with "w" (cell 23), and "r" comes after it.
+        #expect(replaced.pending?.nextStart == 23)
+        let entry = try #require(replaced.entryInstant(ofMessage: "r"))
+        #expect(try entry > #require(timeline.switchInstant))
         // Once under way (after its switch) a reveal is left alone.
         let later = reveal.start + 1
         #expect(reveal.after(change: replaced, message: "r", at: later) == reveal)

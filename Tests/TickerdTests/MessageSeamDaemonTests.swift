@@ -98,8 +98,9 @@ import TestSupport
 
     @Test func aPostShowsAtTheNextMessageBoundaryOfTheDeclaredViewer() throws {
         let fixture = try DaemonFixture()
-        // Three messages of 10 cells (starts 0, 15, 30 of 45); a fourth posted last in tape order.
-        for text in ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"] { _ = try fixture.post(text, options: ["urgent", "b", "true"]) }
+        // Three messages of 10 cells (starts 0, 15, 30 of 45); a fourth posted while they scroll.
+        let texts = ["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]
+        for text in texts { _ = try fixture.post(text, options: ["urgent", "b", "true"]) }
         let viewer = try BusClient(address: fixture.address)
         try viewer.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
             .vardict(["columns": .uint32(6), "fps": .double(0)])
@@ -112,21 +113,26 @@ import TestSupport
         let changed = try #require((timeline["changed"] as? NSNumber)?.int64Value)
         let seam = try #require((timeline["switch"] as? NSNumber)?.intValue, "the change waits: \(timeline)")
         let nextStart = try #require((timeline["nextStart"] as? NSNumber)?.intValue)
-        #expect(try #require(timeline["next"] as? String) == "aaaaaaaaaa  •  bbbbbbbbbb  •  cccccccccc  •  dddddddddd  •  ")
-        // The switch is the first message start at or beyond ⌊s⌋ + 6, and the stream continues
-        // there with the posted message (cell 45 of the new tape), not at its place in tape order.
+        // The switch is the first message start at or beyond ⌊s⌋ + 6.
         let target = Int((position + speed * Double(changed - anchor) / 1_000_000).rounded(.down)) + 6
         let candidates = (target.floorDiv(45) ... target.floorDiv(45) + 1).flatMap { k in [0, 15, 30].map { k * 45 + $0 } }
         #expect(seam == candidates.filter { $0 >= target }.min())
-        #expect(nextStart == 45)
+        // The post goes right before the message starting there (the first one's place before it
+        // in the stream is the tape's end), and the stream continues there with the post, then
+        // with that message: nothing is passed over.
+        let continuing = seam.floorMod(45) / 15
+        var order = texts
+        order.insert("dddddddddd", at: continuing == 0 ? 3 : continuing)
+        #expect(try #require(timeline["next"] as? String) == order.map { $0 + "  •  " }.joined())
+        #expect(nextStart == (continuing == 0 ? 45 : 15 * continuing))
         // Over the bus: the viewer sees "ddd…" from the switch, within one message of the reach.
         let switchAt = anchor + Int64(((Double(seam) - position) / speed * 1_000_000).rounded(.up))
         #expect(Double(seam - target) < 15 + 1)
         #expect(try fixture.render(columns: 6, at: switchAt).text == "dddddd")
         #expect(try fixture.render(columns: 6, at: switchAt - 1).text == " ddddd")
-        // Then the tape from its start: "aaa…" follows the post's separator.
+        // Then the message that was next: it follows the post's separator.
         let afterPost = switchAt + Int64((15 / speed * 1_000_000).rounded(.up))
-        #expect(try fixture.render(columns: 6, at: afterPost).text == "aaaaaa")
+        #expect(try fixture.render(columns: 6, at: afterPost).text == String(texts[continuing].prefix(6)))
     }
 
     @Test func withoutADeclaredViewerTheChangeWaitsForTheWholeTape() throws {

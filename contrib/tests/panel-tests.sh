@@ -4,7 +4,7 @@
 #  1. The shared contrib/js/timeline.js, run under plain gjs, computes the same frames as the
 #     daemon's Render at the same instants (text with counters, dots and reveals, offset, `cycle`,
 #     `dots` and `reveal` extras), in continuous, scroll, right-to-left, bounce, static and pages
-#     mode, across a seamless content change, during a change a viewer shows still, on a
+#     mode, across a seamless content change (a post in mid-tape too), during a change a viewer shows still, on a
 #     phase-locked channel (left, right, scroll, cycle speed), and with a counting field and
 #     jumping dots; `nextStart` and the phase-locked lead-in are checked on Timelines built by
 #     the test.
@@ -67,6 +67,12 @@ done
 ctl configure main mode=continuous speed=40 delay=0 easing=linear
 ctl post --id second "a second message joins at the seam" >/dev/null
 gjs "$GJS_TEST" "$ADDRESS" main 20 || fail "timeline.js disagrees with Render across a content change"
+# Posts that go in the middle of the tape, next to the message the stream continues with.
+ctl post --id third "a third message keeps its place" >/dev/null
+ctl post --id fourth "a fourth goes where the stream shows it next" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" main 20 pending || fail "timeline.js disagrees with Render across a post in mid-tape"
+ctl remove third
+ctl remove fourth
 ctl remove second
 ctl configure main speed=6
 # A change while a viewer's text fits: with the new text fitting too it shows from the change's

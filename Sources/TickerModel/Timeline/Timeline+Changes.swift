@@ -6,9 +6,10 @@ extension Timeline {
     /// direction left the first one at or beyond ⌊s⌋ + seamColumns, for direction right the last
     /// one at or below ⌊s⌋ — and ``pending`` describes it until ``settled(at:)`` folds it in. In
     /// continuous mode the boundaries are the starts (direction left) or ends (right) of the old
-    /// tape's messages, and the stream continues there with a message the change posted (keys not
-    /// in the old tape), or else with the same message in the new tape (a removed one is skipped,
-    /// ``PendingChange/nextStart``); in scroll mode, and for tapes built from plain strings, they
+    /// tape's messages, and the stream continues there with the same message in the new tape (a
+    /// removed one is skipped), preceded by the messages the change posted (keys not in the old
+    /// tape) that lie right before it in the stream's order (``PendingChange/nextStart``,
+    /// ``continuingMessage(at:seamColumns:)``): no message is skipped for a post; in scroll mode, and for tapes built from plain strings, they
     /// are the starts of the old tape's cycles and the new tape starts at its cell 0
     /// (docs/rendering.md §6). Only viewers whose text scrolls matter, so `seamColumns` is capped
     /// at the old content's width − 1; nil means every such viewer. A caller passing a narrower

@@ -68,36 +68,46 @@ extension Timeline {
 
     /// The new tape's cell where the stream continues when the switch lies at old message
     /// `index`'s boundary — its start for direction left, its end for direction right
-    /// (docs/rendering.md §6). When the new tape holds messages whose keys were not in the old
-    /// tape (posted), the stream continues with them: for direction left at the start of the
-    /// first of them in tape order, for direction right at the end of the last (the first the
-    /// stream shows that way); the messages the cycle passes over come around in the next cycle.
-    /// Otherwise, when the message is still in the new tape (updated or not), its start (left) or
-    /// end (right) there. When it was removed: for direction left, the start of the message that
-    /// follows the last message kept from before it (the new tape's first message when none was
-    /// kept); for direction right, the end of the message that precedes the first message kept
-    /// from after it (the new tape's last message when none was kept). So a removed message is
-    /// skipped, a posted one comes first, and the messages keep their order.
+    /// (docs/rendering.md §6). First the message the stream continues with: the old message
+    /// itself when it is still in the new tape (updated or not); when it was removed, for
+    /// direction left the message that follows, in the new tape, the last message kept from
+    /// before it in the old tape, for direction right the one that precedes the first message
+    /// kept from after it (both looking round the tape's end; the new tape's first message, or
+    /// for direction right its last, when none was kept). Then, when that message was in the old
+    /// tape and the messages right before it in the new tape (direction left; right after it for
+    /// direction right, the stream reading the tape backwards), round the tape's end, were
+    /// posted (keys not in the old tape), the stream continues with them first. The result is
+    /// that message's start (left) or end (right). So a removed message is skipped, a post next
+    /// to the continuing message comes at the switch, a post elsewhere comes when the stream
+    /// reaches its place, and no message is ever skipped for a post.
     func continuation(from index: Int, into newTape: Tape) -> Int {
         guard newTape.width > 0, let oldKeys = tape.messageKeys, let newKeys = newTape.messageKeys,
               index < oldKeys.count, !newKeys.isEmpty else { return 0 }
         var newIndex: [String: Int] = [:]
         for (position, key) in newKeys.enumerated() where newIndex[key] == nil { newIndex[key] = position }
         let oldSet = Set(oldKeys)
-        if direction == .left {
-            let starts = newTape.messageStarts
-            if let posted = newKeys.firstIndex(where: { !oldSet.contains($0) }) { return starts[posted] }
-            if let kept = newIndex[oldKeys[index]] { return starts[kept] }
-            let before = oldKeys[..<index].reversed().lazy.compactMap { newIndex[$0] }.first
-            guard let before, before + 1 < starts.count else { return 0 }
-            return starts[before + 1]
+        let count = newKeys.count
+        let step = direction == .left ? -1 : 1
+        var target: Int
+        if let kept = newIndex[oldKeys[index]] {
+            target = kept
+        } else if direction == .left {
+            let before = (Array(oldKeys[..<index].reversed()) + oldKeys[(index + 1)...].reversed()).lazy.compactMap { newIndex[$0] }.first
+            target = before.map { ($0 + 1) % count } ?? 0
+        } else {
+            let after = (oldKeys[(index + 1)...] + oldKeys[..<index]).lazy.compactMap { newIndex[$0] }.first
+            target = after.map { ($0 - 1).floorMod(count) } ?? count - 1
         }
-        let ends = newTape.messageEnds
-        if let posted = newKeys.lastIndex(where: { !oldSet.contains($0) }) { return ends[posted].floorMod(newTape.width) }
-        if let kept = newIndex[oldKeys[index]] { return ends[kept].floorMod(newTape.width) }
-        let after = oldKeys[(index + 1)...].lazy.compactMap { newIndex[$0] }.first
-        let preceding = (after ?? 0) - 1
-        return ends[preceding >= 0 ? preceding : ends.count - 1].floorMod(newTape.width)
+        if oldSet.contains(newKeys[target]) {
+            // Posts first, when they lie next to the continuing message in the stream's order.
+            let continuing = target
+            var neighbour = (target + step).floorMod(count)
+            while neighbour != continuing, !oldSet.contains(newKeys[neighbour]) {
+                target = neighbour
+                neighbour = (target + step).floorMod(count)
+            }
+        }
+        return direction == .left ? newTape.messageStarts[target] : newTape.messageEnds[target].floorMod(newTape.width)
     }
 
     /// The first index of sorted `values` whose value is at least `bound` (`values.count` if none).

@@ -274,12 +274,15 @@ final class Manager {
             for reached in channel.effects.counters.reached(after: lastEvaluation, through: t) {
                 emit(.valueReached(channel: name, name: reached.name, value: reached.value))
             }
-            // Only a channel whose messages changed can show other ones; the others are re-read
-            // only when a held tape or a counter may change their layout.
-            let touched = everyChannel || changed.contains(name)
-            guard touched || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
+            // Only a channel whose messages changed can show other ones, and a held tape is read
+            // again until it is applied (its newcomers take their place then); the others are
+            // looked at only when a counter may change their layout.
+            let touched = everyChannel || changed.contains(name) || channel.tapeHeld
+            guard touched || !channel.effects.counters.isEmpty else { continue }
             let (ids, texts) = touched
-                ? messages.activeMessages(inChannel: name, phaseLocked: channel.settings.phase == .wallClock)
+                ? messages.activeMessages(
+                    inChannel: name, phaseLocked: channel.settings.phase == .wallClock,
+                    arrangement: tapeArrangement(for: channel, at: t))
                 : (channel.activeIDs, channel.activeTexts)
             let restarted = ids.contains { endedExplicitly.contains($0) }
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted

@@ -165,18 +165,20 @@ struct MessageTable: Sendable {
     }
 
     /// The ids and texts of the messages on `channel`'s tape as of the last
-    /// ``takeChangedChannels(at:)``, in tape order (``ActiveScheduleEntry/tapeOrder(_:_:)``), or
+    /// ``takeChangedChannels(at:)``, in tape order: as `arrangement` puts them
+    /// (``TapeArrangement/ordered(_:)``; by default ``ActiveScheduleEntry/tapeOrder(_:_:)``), or
     /// by priority then id when `phaseLocked` (arrival differs from screen to screen, so a
     /// phase-locked tape is ordered by what every screen knows alike, docs/rendering.md §13): the
     /// channel's shown messages alone are read.
-    func activeMessages(inChannel channel: String, phaseLocked: Bool = false) -> (ids: [String], texts: [String]) {
+    func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
+                        arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String]) {
         let active = (activeSlotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
             schedule.activeEntry(atSlot: slot).map { ($0, slot) }
-        }.sorted { a, b in
-            guard phaseLocked else { return ActiveScheduleEntry.tapeOrder(a.entry, b.entry) }
-            return a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id
         }
-        return (active.map(\.entry.id), active.map { payloads[$0.slot]?.text ?? "" })
+        let ordered = phaseLocked
+            ? active.sorted { a, b in a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id }
+            : arrangement.ordered(active, entry: \.entry)
+        return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" })
     }
 
     /// The ids of messages whose window has passed for good at `t`.

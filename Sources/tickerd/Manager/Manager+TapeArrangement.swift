@@ -1,0 +1,33 @@
+import TickerModel
+
+/// Where a message joining a channel's tape goes (docs/rendering.md §6, "Where a post goes").
+extension Manager {
+    /// The arrangement of `channel`'s tape read at `t`: what it shows is its timeline's tape (the
+    /// pending one, if a change is pending), and a joining message goes next to the message the
+    /// stream continues with after a change at `t` (for the widest declared viewer) — unless
+    /// every declared viewer shows the current content still (it fits them all): they see the
+    /// change at once wherever the message goes, so it goes after the others of its priority,
+    /// in the order they read.
+    func tapeArrangement(for channel: ChannelState, at t: Instant) -> TapeArrangement {
+        let timeline = channel.timeline
+        let tape = timeline.pending?.tape ?? timeline.tape
+        let name = channel.name
+        return TapeArrangement(
+            showing: tape.layout?.messages.map(\.key) ?? [], direction: timeline.direction,
+            continuing: {
+                if let narrowest = self.narrowestViewer(channel: name), narrowest >= tape.contentWidth { return nil }
+                return timeline.continuingMessage(at: t, seamColumns: self.seamColumns(channel: name))
+            })
+    }
+
+    /// The columns of the narrowest viewer `channel` has declared (frame subscribers, the
+    /// broadcast, `Subscribe` fps 0 viewers); nil when none is declared.
+    func narrowestViewer(channel: String) -> Int? {
+        var narrowest: Int?
+        func consider(_ columns: Int) { narrowest = min(narrowest ?? columns, columns) }
+        for (key, stream) in subscriptions where key.channel == channel { consider(stream.columns) }
+        for (key, columns) in viewers where key.channel == channel { consider(columns) }
+        if let state = channels[channel], state.frameRate > 0 { consider(Int(state.columns)) }
+        return narrowest
+    }
+}
