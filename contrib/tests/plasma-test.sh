@@ -194,7 +194,7 @@ CLICK_X=$(ctl render --columns 40 --json | "$PYTHON" -c '
 import json, sys
 frame = json.load(sys.stdin)
 x0, cell = float(sys.argv[1]), float(sys.argv[2])
-column = next(k for k in range(10, 40) if frame["text"][k] != " ")
+column = next(k for k in range(10, 40) if frame["text"][k].isalnum())
 print(round(x0 + (column + 0.5 - frame["offset"]) * cell))' "$GX" "$CELL")
 xdotool mousemove "$CLICK_X" $((GY + GH / 2)) click 1
 opened() { [ "$(cat "$WORK/opened" 2>/dev/null)" = "$LINK" ]; }
