@@ -628,8 +628,11 @@ def main():
               f'{scrolling[1]:.1f} wake-ups/s; disabled {disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s')
 
         # A daemon restart: the item comes back at the right phase. First the re-enabled item must
-        # show Render's frames, so a mismatch after the restart is the restart's.
-        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the re-enabled item')
+        # show Render's frames, so a mismatch after the restart is the restart's. A re-shown item
+        # may be read before the bar has laid it out again: it must be back where it was.
+        place = geometry[1:5]
+        back_in_place = lambda: (lambda g: g if g and g[1:5] == place else None)(probe.shown_clip())
+        geometry = wait_for(back_in_place, 20, f'the re-enabled item at {place}')
         reader = Reader(probe, geometry)
         _, failure = reader.match(probe.shot('before-restart', height))
         if failure:
@@ -641,7 +644,7 @@ def main():
         changed = {key: (before.get(key), after.get(key)) for key in set(before) | set(after)
                    if before.get(key) != after.get(key)}
         print(f'daemon restart: the Timeline keys that changed: {changed}')
-        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item after the restart')
+        geometry = wait_for(back_in_place, 20, f'the item after the restart at {place}')
         reader = Reader(probe, geometry)
         failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
                     if failure]
