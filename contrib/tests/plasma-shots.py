@@ -36,7 +36,7 @@ LATEST = 1.0
 DISPLAY_LATENCY = 0.034  # s: a frame is on screen one or two display frames after it was computed
 SCALE = 4  # the reference is drawn at 4× horizontal resolution for sub-pixel offsets
 EDGE_PX = 3  # the least part of a cut wide character in view that --edges checks
-EDGE_SHOTS = 3  # shots per edge --edges needs
+EDGE_SHOTS = 2  # shots per edge --edges needs
 
 
 def cells_of(ch):
