@@ -77,9 +77,9 @@ PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
 # dbus-monitor (dbus-bin) watches the bus,
-# python3-pil and python3-numpy read the screenshots.
+# python3-pil and python3-numpy read the screenshots; the CJK and emoji fonts draw the wide text.
 PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xdotool imagemagick dbus-bin \
-                       fonts-dejavu-core python3-pil python3-numpy
+                       fonts-dejavu-core python3-pil python3-numpy fonts-noto-cjk fonts-noto-color-emoji
 
 # The Plasma widget (contrib/plasma): one package per Plasma major version, assembled from its own
 # files, the shared QML/JS (contrib/plasma/common) and the shared Timeline rules (contrib/js).

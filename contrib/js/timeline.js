@@ -917,11 +917,15 @@ var Timeline = class Timeline {
      * dots, reveal, moving}`. `extra` more cells are drawn past the right edge where the text
      * scrolls (a pixel client shows part of one more cell while the text is between cells); the
      * "fits" rule and the reveals still use `columns`. `moving` is true when the text scrolls.
+     * `before` more cells are drawn before the first column where the text scrolls (a wide
+     * character whose first cell has left the view is then drawn whole, its second cell still
+     * in view); the result's `before` says how many were drawn (0 for still text), so column k of
+     * the view is cell `before + k` of `text`, `offset` unchanged.
      */
-    frame(t, columns, extra = 0) {
+    frame(t, columns, extra = 0, before = 0) {
         const view = this.viewAt(t);
         if (view !== this)
-            return view.frame(t, columns, extra);
+            return view.frame(t, columns, extra, before);
         const c = Math.max(0, columns);
         const now = this.effectiveTime(t);
         const viewed = this.viewedTape(t, c);
@@ -936,6 +940,7 @@ var Timeline = class Timeline {
         let offset = 0;
         let cycle = 0;
         let moving = false;
+        let drawnBefore = 0;
         const still = () => {
             const spare = c - current.contentWidth;
             const left = this.align === 'right' ? spare : this.align === 'center' ? Math.floor(spare / 2) : 0;
@@ -963,14 +968,18 @@ var Timeline = class Timeline {
             const overflow = current.contentWidth - c;
             const [cell, off] = split(this.sign > 0 ? overflow * p : overflow * (1 - p));
             offset = off;
-            text = current.cells(cell, cell + c + (off > 0 ? extra : 0), writer(current));
+            // Only content cells: none before the first, none past the last.
+            drawnBefore = Math.min(before, cell);
+            text = current.cells(cell - drawnBefore, cell + c + (off > 0 ? Math.min(extra, overflow - cell) : 0),
+                writer(current));
             cycle = p;
             moving = true;
         } else {
             const state = this.streamState(t);
             const [cell, off] = split(state.position);
             offset = off;
-            text = this.streamCells(cell, cell + c + extra, writer);
+            drawnBefore = before;
+            text = this.streamCells(cell - before, cell + c + extra, writer);
             cycle = state.width > 0 ? (state.position - state.origin) / state.width : 0;
             moving = true;
         }
@@ -982,7 +991,7 @@ var Timeline = class Timeline {
             w.shownDots.forEach((v, k) => shown.dots.set(k, v));
             w.shownReveals.forEach((v, k) => shown.reveals.set(k, v));
         }
-        const result = {text, offset, cycle, moving, shown};
+        const result = {text, offset, cycle, moving, before: drawnBefore, shown};
         if (dotsShown)
             result.dots = dotsShown.firstDots.heights(t);
         if (revealShown) {

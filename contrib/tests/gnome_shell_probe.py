@@ -15,7 +15,10 @@ answers only the owner of org.gnome.Screenshot — this process owns it):
   ink centred in its two cells (fallback fonts draw them narrower or wider), a raised dot high and a
   resting dot low, the counter's digits where Render puts them; the item's width and the rest of
   the bar never change; every letter and digit sits on the line it usually does (a taller
-  fallback font coming into view moves nothing up or down); the text moves at the Timeline's
+  fallback font coming into view moves nothing up or down); a CJK or emoji glyph cut by either
+  edge of the item (its first cell gone past the left edge, or only its first cell partly in at the
+  right) shows its part in view as that glyph looks there wholly in view, not blank (at least 2
+  shots per edge, 3 px or more in view); the text moves at the Timeline's
   speed (±2%: the positions the shots
   show, fitted against the instants they were taken); raised dots seen; digits change and every
   digit cell looks like the digit Render shows there;
@@ -26,6 +29,7 @@ docs/benchmarks.md. Exits 1 naming the failing check and frame; shots stay in --
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -43,6 +47,8 @@ CHANNEL = 'io.github.tickerd.Ticker1.Channel'
 HELPER = 'io.github.tickerd.ShellTestHelper'
 INK = 96  # grey level above which a pixel is ink (white text on the black bar)
 SPEED = 8.0
+EDGE_SHOTS = 2  # shots of a wide character cut by each edge, at the least
+EDGE_PX = 3  # the least part of a cut wide character in view that is checked
 
 
 class Failure(Exception):
@@ -253,6 +259,9 @@ class Reader:
         self.heights = {}  # letter or digit -> [(its ink's vertical centre, shot name)]
         self.seen = []  # (mid-instant of a shot, Render's `cycle` at the frame it shows)
         self.late = []  # shots that showed a frame from more than 250 ms before they were taken
+        self.cell_time = None  # µs the text takes to move one cell (continuous mode), for `edge_halves`
+        self.glyphs = {}  # wide cluster -> (its pixels wholly in view, x of its first cell in them)
+        self.halves = []  # (edge, cluster, pixels of its part in view, x of them in its cells, shot name)
 
     def frame(self, at):
         """The frame the item draws at `at`: Render's for its columns, and while the text is between
@@ -264,6 +273,79 @@ class Reader:
                 frame = self.probe.render(self.columns, at)
             self.cache[at] = frame
         return self.cache[at]
+
+    def edge_halves(self, at, text, offset):
+        """The wide clusters an edge of the view cuts in the frame at `at`, where Render of the
+        columns shows the cell in view blank: [('left' or 'right', cluster, cell of its first cell
+        in the view's columns)]. Left: the cluster whose second cell is column 0 is the first of
+        Render one cell of motion earlier (continuous mode: `cell_time` before, the same offset,
+        the cells after it those of this frame); right: the cluster of Render two cells wider
+        whose first cell is the one partly shown past the last column."""
+        found = []
+        if offset <= 0:
+            return found
+        wide = self.probe.render(self.columns + 2, at)[0]
+        last = [(k, cluster) for k, cluster, width in cells(wide) if k == self.columns and width == 2]
+        if last:
+            found.append(('right', last[0][1], self.columns))
+        now = cells(text)
+        if self.cell_time and now and now[0][1] == ' ':
+            earlier, earlier_offset, _ = self.probe.render(self.columns + 2, at - self.cell_time)
+            before = cells(earlier)
+            follows = [(k - 1, c, w) for k, c, w in before if 2 <= k <= self.columns] == \
+                [(k, c, w) for k, c, w in now if 1 <= k < self.columns]
+            if before and before[0][2] == 2 and follows and abs(earlier_offset - offset) < 0.01:
+                found.append(('left', before[0][1], -1))
+        return found
+
+    def sample_edges(self, grey, at, text, offset, name):
+        """Keeps the pixels of every wide cluster wholly in view (its look), and those of the part
+        in view of every wide cluster an edge cuts (at least EDGE_PX of it), for `edge_failures`."""
+        top, bottom = int(round(self.y)), int(round(self.y + self.height))
+        for k, cluster, width in cells(text):
+            left = self.cell_left(k, offset)
+            if width == 2 and cluster not in self.glyphs and left >= self.x and left + 2 * self.cell <= self.x + self.width:
+                lo, hi = int(np.floor(left)) - 3, int(np.ceil(left + 2 * self.cell)) + 3
+                self.glyphs[cluster] = (grey[top:bottom, lo:hi].copy(), left - lo)
+        for edge, cluster, k in self.edge_halves(at, text, offset):
+            left = self.cell_left(k, offset)
+            a = int(np.ceil(max(left, self.x)))
+            b = int(np.floor(min(left + 2 * self.cell, self.x + self.width)))
+            if b - a >= EDGE_PX:
+                self.halves.append((edge, cluster, grey[top:bottom, a:b].copy(), a - left, name))
+
+    def edge_failures(self):
+        """({edge: names of the shots checked there}, failures, the largest difference from the glyph
+        as a share of the glyph's difference from the bar): a wide cluster cut by an edge must show
+        its part in view as that cluster looks there when it is wholly in view (within a pixel or
+        two of placement), not blank. Parts where the whole glyph has no ink are not counted."""
+        checked = {'left': [], 'right': []}
+        wrong = []
+        worst = 0.0
+        for edge, cluster, part, x, name in self.halves:
+            if cluster not in self.glyphs:
+                continue
+            whole, first = self.glyphs[cluster]
+            background = np.median(np.concatenate([whole[:, :2], whole[:, -2:]]))
+            best = None
+            for d in range(-2, 3):
+                start = int(round(first + x)) + d
+                if start < 0 or start + part.shape[1] > whole.shape[1]:
+                    continue
+                expected = whole[:, start:start + part.shape[1]]
+                difference = np.abs(part - expected).mean()
+                if best is None or difference < best[0]:
+                    best = (difference, expected)
+            if best is None or best[1].max() <= INK:
+                continue
+            checked[edge].append(name)
+            contrast = np.abs(best[1] - background).mean()
+            worst = max(worst, best[0] / contrast)
+            if part.max() <= INK or best[0] > 0.5 * contrast:
+                wrong.append(f'{name}: {cluster!r} cut at the {edge} edge shows {part.shape[1]} px '
+                             f'{"blank" if part.max() <= INK else "unlike its glyph"} (mean difference '
+                             f'{best[0]:.0f} grey levels, the glyph differs from the bar by {contrast:.0f})')
+        return checked, wrong, worst
 
     def mismatches(self, grey, text, offset, limit=None):
         """Cells whose ink disagrees with `text` drawn at `offset` (a list of (cell, expected, seen)).
@@ -326,7 +408,10 @@ class Reader:
             numbers = {tuple(w for w in self.frame(m)[0].split() if any(c.isdigit() for c in w)) for m in matching}
             if len(numbers) == 1:  # the counter did not tick while this shot may have been painted
                 self.sample_digits(grey, text, offset, os.path.basename(path))
-            self.sample_heights(grey, text, offset, os.path.basename(path))
+                # (else a cell may show another digit than the one the frame chosen puts there)
+                self.sample_heights(grey, text, offset, os.path.basename(path))
+            if self.cell_time:
+                self.sample_edges(grey, at, text, offset, os.path.basename(path))
             if '\u02d9' in text:
                 self.raised += 1
             for word in text.split():
@@ -454,8 +539,9 @@ def main():
         probe.ctl('post', '--urgent', '--id', 'sync', '--effect', 'dots', 'Syncing...')
         probe.ctl('post', '--urgent', '--id', 'long', 'It is a long message, so the tape scrolls in a 360 px item')
         # Wide characters drawn by fallback fonts (Noto Sans CJK, Noto Color Emoji) whose advances
-        # are not two monospace cells: each must still sit in its two cells.
-        probe.ctl('post', '--urgent', '--id', 'wide', '東京 中文 🚀 launch')
+        # are not two monospace cells: each must still sit in its two cells (and enough of them
+        # pass the edges in a cycle for the checks of the ones cut there).
+        probe.ctl('post', '--urgent', '--id', 'wide', '東京 中文 🚀 launch 大阪 🎉 北京')
         geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item to show')
         reader = Reader(probe, geometry)
         print(f'item: {reader.width:.0f}x{reader.height:.0f} px at ({reader.x:.0f}, {reader.y:.0f}), '
@@ -464,14 +550,18 @@ def main():
         if 'next' in timeline:
             raise Failure(f'an urgent post left a pending change: {timeline}')
         cycle = timeline['width'] / timeline['speed']
+        reader.cell_time = round(1e6 / timeline['speed'])
         expected_px = timeline['speed'] * reader.cell
         height = int(reader.panel)
         failures = []
         outside = {}
         index = 0
-        # Shots until they span one whole cycle (and a little more).
+        # Shots until they span one whole cycle (and a little more), and caught wide characters cut
+        # by each edge (at most three more cycles).
         shots_span = None  # (last, first) mid-instants of the shots
-        while not shots_span or (shots_span[0] - shots_span[1]) / 1e6 < cycle + 0.3:
+        caught = lambda: min(len(names) for names in reader.edge_failures()[0].values())
+        while not shots_span or (shots_span[0] - shots_span[1]) / 1e6 < cycle + 0.3 or \
+                (caught() < EDGE_SHOTS and (shots_span[0] - shots_span[1]) / 1e6 < 4 * cycle):
             shot = probe.shot(f'scroll-{index:04d}', height)
             at, failure = reader.match(shot)
             if failure:
@@ -499,6 +589,16 @@ def main():
               f'counter values seen: {sorted(reader.digits)[:8]}')
         if abs(speed - expected_px) > 0.02 * expected_px:
             failures.append(f'the text moves at {speed:.1f} px/s, the Timeline says {expected_px:.1f} px/s')
+        edges, cut_wrong, worst = reader.edge_failures()
+        print(f'edges: wide characters cut by the left edge in {len(edges["left"])} shots, by the right edge '
+              f'in {len(edges["right"])}, {len(cut_wrong)} not drawn as their glyph\'s part in view (worst: '
+              f'{100 * worst:.0f}% of the glyph\'s difference from the bar)')
+        failures += cut_wrong
+        if min(len(names) for names in edges.values()) < EDGE_SHOTS:
+            failures.append(f'too few shots show a wide character cut by an edge: {edges}')
+        for edge, names in edges.items():  # one of each kept for a look
+            if names:
+                shutil.copyfile(os.path.join(args.artifacts, names[0]), os.path.join(args.artifacts, f"edge-{edge}.png"))
         if reader.late_failure(index):
             failures.append(reader.late_failure(index))
         if reader.late:
@@ -528,8 +628,11 @@ def main():
               f'{scrolling[1]:.1f} wake-ups/s; disabled {disabled[0]:.1f} ms/s, {disabled[1]:.1f} wake-ups/s')
 
         # A daemon restart: the item comes back at the right phase. First the re-enabled item must
-        # show Render's frames, so a mismatch after the restart is the restart's.
-        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the re-enabled item')
+        # show Render's frames, so a mismatch after the restart is the restart's. A re-shown item
+        # may be read before the bar has laid it out again: it must be back where it was.
+        place = geometry[1:5]
+        back_in_place = lambda: (lambda g: g if g and g[1:5] == place else None)(probe.shown_clip())
+        geometry = wait_for(back_in_place, 20, f'the re-enabled item at {place}')
         reader = Reader(probe, geometry)
         _, failure = reader.match(probe.shot('before-restart', height))
         if failure:
@@ -541,7 +644,7 @@ def main():
         changed = {key: (before.get(key), after.get(key)) for key in set(before) | set(after)
                    if before.get(key) != after.get(key)}
         print(f'daemon restart: the Timeline keys that changed: {changed}')
-        geometry = wait_for(lambda: probe.shown_clip(), 20, 'the item after the restart')
+        geometry = wait_for(back_in_place, 20, f'the item after the restart at {place}')
         reader = Reader(probe, geometry)
         failures = [failure for failure in (reader.match(probe.shot(f'restart-{k:02d}', height))[1] for k in range(20))
                     if failure]
@@ -581,7 +684,7 @@ def main():
             pass
     # Passing shots are not kept; failing ones stay for a look.
     for name in os.listdir(args.artifacts):
-        if name.endswith('.png') and not name.startswith(('scroll-0000', 'before-restart', 'restart-00', 'still')):
+        if name.endswith('.png') and not name.startswith(('scroll-0000', 'edge-', 'before-restart', 'restart-00', 'still')):
             os.remove(os.path.join(args.artifacts, name))
     print(f'gnome-shell: all checks hold ({probe.shots} screenshots, {time.monotonic() - started:.0f} s)')
     return 0

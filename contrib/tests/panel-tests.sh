@@ -75,6 +75,14 @@ ctl remove third
 ctl remove fourth
 ctl remove second
 ctl configure main speed=6
+# Wide characters (CJK, emoji) crossing both edges, in both directions: the frames with a cell
+# more on each side hold them whole where Render's columns show a cut one blank.
+ctl post --channel wide --id w "東京 中文 🚀 launch, 東京" >/dev/null
+for setup in "speed=9" "speed=7 direction=right"; do
+    # shellcheck disable=SC2086
+    ctl configure wide $setup
+    gjs "$GJS_TEST" "$ADDRESS" wide 9 || fail "timeline.js disagrees with Render on wide characters ($setup)"
+done
 # A change while a viewer's text fits: with the new text fitting too it shows from the change's
 # instant (40 columns), else at the switch (8 columns); a 3-column viewer scrolls seamlessly.
 ctl post --channel still --id s1 "short" >/dev/null
@@ -169,6 +177,6 @@ ctl remove news
 collapsed() { [ "$(module_colours)" -le 1 ]; }
 wait_for 60 collapsed || { cp "$WORK/shot.png" "$ARTIFACTS/polybar-emptied.png"; fail "an emptied channel leaves the polybar module drawn (polybar-emptied.png)"; }
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-emptied.png"
-echo "panels: timeline.js agrees with Render in 18 setups; the extension enables and disables cleanly" \
+echo "panels: timeline.js agrees with Render in 20 setups; the extension enables and disables cleanly" \
      "and opens the link of the message clicked;" \
      "polybar draws and scrolls the ticker and collapses it when the channel empties (screenshots in artifacts/)"

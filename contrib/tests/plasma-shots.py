@@ -11,6 +11,16 @@ shot must match it (column ink profile, normalised correlation ≥ MIN_MATCH: on
 right text, nothing overlapping) within the screenshot's own timing uncertainty, and the residual
 shift must not drift: the text moves at SPEED cells a second (±2%). With SPEED 0 the text must
 stand still. Prints one line per shot and a verdict; exits 1 naming the first failing shot.
+
+Usage: plasma-shots.py --edges SHOTS_DIR CELL_PX X Y W H COLUMNS SPEED -- TICKERCTL...
+
+checks the wide characters (CJK, emoji) an edge of the widget cuts, in shots of a channel moving
+left at SPEED cells a second: in every shot whose instant (from just before the shot, less the
+display latency, to just after it) leaves no doubt that a wide character's first cell has left the
+view while its second is at least EDGE_PX in view (left edge), or that only its first cell is in
+view by that much (right edge), that part must look as the same glyph looks there in a shot where
+it is wholly in view (within the placement the instant leaves open): ink, nearer that glyph than
+a blank; at least EDGE_SHOTS shots per edge (exit 2 when fewer: more shots may do).
 """
 import json
 import os
@@ -25,6 +35,8 @@ MOST_LATE = 0.2  # at most this share of shots may show a frame up to LATEST lat
 LATEST = 1.0
 DISPLAY_LATENCY = 0.034  # s: a frame is on screen one or two display frames after it was computed
 SCALE = 4  # the reference is drawn at 4× horizontal resolution for sub-pixel offsets
+EDGE_PX = 3  # the least part of a cut wide character in view that --edges checks
+EDGE_SHOTS = 2  # shots per edge --edges needs
 
 
 def cells_of(ch):
@@ -175,5 +187,133 @@ def main():
         sys.exit("FAIL: the text moves at %.2f px/s, the Timeline says %.2f (±2%%)" % (expected + drift, expected))
 
 
+def clusters_at(text):
+    """[(first cell, cluster, cells)] of a frame's text (zero-width code points stay attached)."""
+    out = []
+    cell = 0
+    for ch in text:
+        w = cells_of(ch)
+        if w == 0 and out:
+            out[-1] = (out[-1][0], out[-1][1] + ch, out[-1][2])
+            continue
+        out.append((cell, ch, w))
+        cell += w
+    return out
+
+
+def edges_main(args):
+    split = args.index("--")
+    shots_dir = args[0]
+    cell = float(args[1])
+    x, y, w, h, columns = (int(v) for v in args[2:7])
+    speed = float(args[7])
+    tickerctl = args[split + 1:]
+    cell_time = round(1e6 / speed)
+    cache = {}
+
+    def render(t, extra=2):
+        if (t, extra) not in cache:
+            out = subprocess.run(tickerctl + ["render", "--columns", str(columns + extra), "--at", "@%.6f" % (t / 1e6),
+                                              "--json"], check=True, capture_output=True, text=True).stdout
+            frame = json.loads(out)
+            cache[(t, extra)] = (frame["text"], frame["offset"])
+        return cache[(t, extra)]
+
+    def cut_left(t):
+        """The wide cluster whose second cell is column 0 at `t` (one cell of motion earlier it is
+        the first, the cells after it those of the frame at `t`), or None."""
+        text, offset = render(t)
+        now = clusters_at(text)
+        if not now or now[0][1] != " ":
+            return None
+        earlier, earlier_offset = render(t - cell_time)
+        before = clusters_at(earlier)
+        follows = [(k - 1, c, n) for k, c, n in before if 2 <= k <= columns] == \
+            [(k, c, n) for k, c, n in now if 1 <= k < columns]
+        return before[0][1] if before and before[0][2] == 2 and follows and abs(earlier_offset - offset) < 0.01 else None
+
+    glyphs = {}  # cluster -> (pixels around it, x of its first cell in them)
+    skipped = {"moved on a cell": 0, "left, too little in view": 0, "right, too little in view": 0,
+               "left, no glyph ink there": 0, "right, no glyph ink there": 0}
+    shots = 0
+    halves = []  # (edge, cluster, pixels of the part surely in view, x of them in its cells, slack px, shot)
+    for line in open(os.path.join(shots_dir, "times.txt")):
+        n, before, after = line.split()
+        shots += 1
+        t0, t1 = int(before) - round(DISPLAY_LATENCY * 1e6), int(after)
+        (text, off0), (text1, off1) = render(t0), render(t1)
+        if text != text1 or off1 < off0:
+            skipped["moved on a cell"] += 1
+            continue  # the frame moved on a cell within the shot's window: no sure placement
+        gray = numpy.asarray(Image.open(os.path.join(shots_dir, "shot-%s.png" % n)).convert("L"), dtype=float)
+        band = gray[y:y + h]
+        slack = (off1 - off0) * cell / 2 + 1
+        middle = (off0 + off1) / 2
+        for k, cluster, n_cells in clusters_at(text):
+            left = x + (k - middle) * cell
+            # Wholly in view all through the shot's window: its look, kept from its first such shot.
+            if n_cells == 2 and cluster not in glyphs and k - off1 >= 0 and (k - off0 + 2) * cell <= w:
+                lo, hi = int(numpy.floor(left - slack)) - 4, int(numpy.ceil(left + 2 * cell + slack)) + 4
+                glyphs[cluster] = (band[:, lo:hi].copy(), left - lo)
+        cuts = []
+        left_cluster = cut_left(t0) if text.startswith(" ") else None
+        if left_cluster is not None and cut_left(t1) == left_cluster:
+            # Its second cell, column 0, is in view from the widget's edge to its end at the latest.
+            cuts.append(("left", left_cluster, -1, x, x + (1 - off1) * cell))
+        right = [c for k, c, n_cells in clusters_at(text) if k == columns and n_cells == 2]
+        if right:
+            # Its first cell is in view from where it starts at the earliest to the widget's edge.
+            cuts.append(("right", right[0], columns, x + (columns - off0) * cell, x + w))
+        for edge, cluster, k, start, end in cuts:
+            a, b = int(numpy.ceil(start)), int(numpy.floor(end))
+            if b - a >= EDGE_PX:
+                halves.append((edge, cluster, band[:, a:b].copy(), a - (x + (k - middle) * cell), slack, n))
+            else:
+                skipped[edge + ", too little in view"] += 1
+    checked = {"left": [], "right": []}
+    wrong = {"left": [], "right": []}
+    for edge, cluster, part, at, slack, n in halves:
+        if cluster not in glyphs:
+            continue
+        whole, first = glyphs[cluster]
+        background = numpy.median(numpy.concatenate([whole[:, :2], whole[:, -2:]]))
+        best = None
+        reach = int(numpy.ceil(2 * slack)) + 1
+        for d in range(-reach, reach + 1):
+            start = int(round(first + at)) + d
+            if start < 0 or start + part.shape[1] > whole.shape[1]:
+                continue
+            expected = whole[:, start:start + part.shape[1]]
+            difference = numpy.abs(part - expected).mean()
+            if best is None or difference < best[0]:
+                best = (difference, expected)
+        if best is None or numpy.abs(best[1] - background).max() < 16:
+            skipped[edge + ", no glyph ink there"] += 1
+            continue
+        checked[edge].append(n)
+        # The widget's text may be dim on its background (a few grey levels, rendered at fractional
+        # positions): the part must hold ink (half the glyph's strongest there) and be nearer the
+        # glyph than a blank is.
+        inked = numpy.abs(part - background).max() > 0.5 * numpy.abs(best[1] - background).max()
+        blank = numpy.abs(part - background).mean()
+        print("shot %s: %r cut by the %s edge, %d px in view: %s, differs from its glyph by %.1f grey levels,"
+              " from a blank by %.1f" % (n, cluster, edge, part.shape[1], "ink" if inked else "blank", best[0], blank))
+        if not inked or best[0] >= blank:
+            wrong[edge].append("shot %s: %r %s in the %d px in view" % (n, cluster, "blank" if not inked else
+                                                                          "unlike its glyph", part.shape[1]))
+    print("edges: wide characters cut by the left edge in %d shots, by the right edge in %d (of %d shots;"
+          " not checked: %s)" % (len(checked["left"]), len(checked["right"]), shots, skipped))
+    if wrong["left"] or wrong["right"]:
+        sys.exit("FAIL: wide characters cut by an edge not drawn: %d of %d at the left (%s), %d of %d at the right (%s)"
+                 % (len(wrong["left"]), len(checked["left"]), "; ".join(wrong["left"][:2]),
+                    len(wrong["right"]), len(checked["right"]), "; ".join(wrong["right"][:2])))
+    if min(len(v) for v in checked.values()) < EDGE_SHOTS:
+        print("FAIL: too few shots show a wide character cut by an edge for sure: %s" % checked)
+        sys.exit(2)  # more shots may do
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--edges"]:
+        edges_main(sys.argv[2:])
+    else:
+        main()

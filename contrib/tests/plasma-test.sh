@@ -9,7 +9,9 @@
 #     (xdotool): the text stands still; a left click on the message then runs `tickerctl activate`:
 #     its link reaches the $BROWSER stand-in (through xdg-open) and `Activated` is seen on the bus
 #     (dbus-monitor); a second middle click resumes it;
-#  3. after a daemon restart (same state folder) the widget comes back at the right phase;
+#  3. after a daemon restart (same state folder) the widget comes back at the right phase; then a
+#     text of CJK and emoji: a wide character cut by either edge shows its part in view as its
+#     glyph does there wholly in view, not blank (plasma-shots.py --edges);
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
 #     tooltip ends on the final value, and the frame clock stops once it has counted;
 #  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops;
@@ -192,7 +194,7 @@ CLICK_X=$(ctl render --columns 40 --json | "$PYTHON" -c '
 import json, sys
 frame = json.load(sys.stdin)
 x0, cell = float(sys.argv[1]), float(sys.argv[2])
-column = next(k for k in range(10, 40) if frame["text"][k] != " ")
+column = next(k for k in range(10, 40) if frame["text"][k].isalnum())
 print(round(x0 + (column + 0.5 - frame["offset"]) * cell))' "$GX" "$CELL")
 xdotool mousemove "$CLICK_X" $((GY + GH / 2)) click 1
 opened() { [ "$(cat "$WORK/opened" 2>/dev/null)" = "$LINK" ]; }
@@ -216,11 +218,43 @@ shots "$WORK/restart" 20
 check "$WORK/restart" 12
 cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
 
+# Wide characters cut by an edge: a slow text full of them (each cut for a third of a second), shot
+# until each edge has been caught cutting one for sure a few times.
+# (The urgent post switches at once, to the messages as they are: without the one removed.)
+ctl remove first >/dev/null
+ctl post --urgent --id wide "東京 中文 🚀 launch 大阪 한국어 🎉 北京 日本語" >/dev/null
+ctl configure main speed=3 >/dev/null
+only_wide() { ! ctl render --columns 200 | grep -q "Plasma"; }
+wait_for 30 only_wide || fail "the channel did not change to the wide text: $(ctl render --columns 200)"
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the wide text"
+read -r GX GY GW GH CELL <<<"$(geometry)"
+edges() {
+    "$PYTHON" "$ROOT/contrib/tests/plasma-shots.py" --edges "$WORK/edges" "$CELL" "$GX" "$GY" "$GW" "$GH" 40 3 \
+        -- "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" > "$WORK/edges/verdict.txt"
+}
+# Rounds of 6 s of shots (18 cells of motion: 6 wide characters past each edge), read after each;
+# at most four.
+shots "$WORK/edges" 10
+for _ in 1 2 3 4; do
+    until="$(( $(now_us) + 6000000 ))"
+    while [ "$(now_us)" -lt "$until" ]; do shots_more "$WORK/edges" 10; done
+    status=0; edges || status=$?
+    [ "$status" -eq 2 ] || break
+done
+[ "$status" -eq 0 ] ||
+    { cp -R "$WORK/edges" "$ARTIFACTS/failed-edges"; fail "$(tail -n 1 "$WORK/edges/verdict.txt")"; }
+tail -n 1 "$WORK/edges/verdict.txt"
+for edge in left right; do
+    n=$(awk -v e="$edge" '$7 == e {sub(":", "", $2); print $2; exit}' "$WORK/edges/verdict.txt")
+    convert "$WORK/edges/shot-$n.png" -crop "$((GW + 20))x${GH}+$((GX - 10))+${GY}" +repage -scale 400% "$ARTIFACTS/edge-$edge.png"
+done
+
 # 4. Counters: a number counting up in still text shows Render's digits in every shot, and the
 # tooltip, open over the widget meanwhile, follows the count.
 clock_stopped() { grep "tickerd-plasma: clock" "$WORK/viewer.log" | tail -n 1 | grep -q stopped; }
 ctl configure main mode=static >/dev/null   # changes apply at once (no seam to wait for)
-ctl remove first >/dev/null
+ctl remove wide >/dev/null
 ctl post --id count "builds today: {builds}" >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counting message"
@@ -274,5 +308,5 @@ wait_for 10 blank || fail "the emptied widget still draws ($(ink) colours where 
 idle_cost "the channel emptied"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
-     "pauses on a middle click, opens the link of the message clicked, comes back after a restart at the right phase, counts as Render does and hides when empty" \
+     "pauses on a middle click, opens the link of the message clicked, comes back after a restart at the right phase, draws a wide character cut by an edge, counts as Render does and hides when empty" \
      "($((SECONDS - START)) s; screenshots in artifacts/plasma/)"

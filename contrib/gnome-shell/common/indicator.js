@@ -3,14 +3,17 @@
 // nothing itself. (The ES-module build appends `export {makeIndicator};`.)
 //
 // It reads the channel's `Timeline` property over Gio.DBus once, re-reads it on PropertiesChanged,
-// and draws the very frame the daemon's `Render` would give (contrib/js/timeline.js: counters,
-// dots and reveals included) in one label of a monospace font, shifted by the frame's sub-cell
-// offset. Widths are measured in the label's own font; the "fits" rule and the speed in pixels
-// follow from that font's real cell width. A character that font does not draw as its own cells
-// (CJK and emoji come from fallback fonts, whose advances are not two cells and whose taller
-// lines would move the whole line's baseline) is left as spaces in that label and drawn by a
-// label of its own, centred in its cells on the monospace font's baseline: every character sits
-// in the cells Render gives it and nothing moves up or down as such a character scrolls in.
+// and draws the very frame the daemon's `Render` would give (contrib/js/timeline.js: counters, dots
+// and reveals included) in one label of a monospace font, shifted by the frame's sub-cell offset.
+// While the text moves the frame has one cell more on the left and two past the right, under the
+// clip: a wide character half out of view is drawn whole there and slides out (or in) like any
+// other, where the columns alone would show its visible half blank. Widths are measured in the
+// label's own font; the "fits" rule and the speed in pixels follow from that font's real cell
+// width. A character that font does not draw as its own cells (CJK and emoji come from fallback
+// fonts, whose advances are not two cells and whose taller lines would move the whole line's
+// baseline) is left as spaces in that label and drawn by a label of its own, centred in its cells
+// on the monospace font's baseline: every character sits in the cells Render gives it and nothing
+// moves up or down as such a character scrolls in.
 // The labels share one strip; per display frame only the strip's translation changes (a
 // repaint, no relayout); the texts change when the frame's text does.
 //
@@ -69,6 +72,7 @@ function makeIndicator(modules) {
             this._line = null;
             this._metrics = new Map();
             this._shift = 0;
+            this._before = 0;
             this._columns = 0;
             this._declared = 0;
             this._text = null;
@@ -221,12 +225,14 @@ function makeIndicator(modules) {
                 this._sleep(switchAt !== null && switchAt > now && timeline.paused === null ? switchAt : null);
                 return;
             }
-            const frame = timeline.frame(now, this._columns, 1);
+            // One cell before the first column and two past the last: the cells partly in view.
+            const frame = timeline.frame(now, this._columns, 2, 1);
             this._drawnAt = now;
             this._drawnMoving = frame.moving;
+            this._before = frame.before;
             if (frame.text !== this._text)
                 this._setText(frame.text);
-            this._shift = -Math.round(frame.offset * this._cellPx);
+            this._shift = -Math.round((frame.before + frame.offset) * this._cellPx);
             if (this._strip.translation_x !== this._shift)
                 this._strip.translation_x = this._shift;
             const next = timeline.schedule(now, this._columns, frame);
@@ -303,7 +309,8 @@ function makeIndicator(modules) {
 
         /**
          * A primary click at stage point (x, y): the column under it in the frame drawn (the label
-         * is shifted by the frame's offset), then `_activate`. Other buttons pass through.
+         * is shifted by the frame's offset and the cells drawn before the first column), then
+         * `_activate`. Other buttons pass through.
          */
         _press(event) {
             if (event.get_button() !== Clutter.BUTTON_PRIMARY || !this._timeline || this._cellPx === 0)
@@ -312,7 +319,7 @@ function makeIndicator(modules) {
             const [inside, clipX] = this._clip.transform_stage_point(x, y);
             if (!inside || clipX < 0 || clipX >= this._clip.width)
                 return Clutter.EVENT_PROPAGATE;
-            const column = Math.floor((clipX - this._shift) / this._cellPx);
+            const column = Math.floor((clipX - this._shift) / this._cellPx) - this._before;
             // The cell partly shown past the last column exists only while the text scrolls: it
             // is the last column of the frame one cell wider.
             const columns = column < this._columns ? this._columns : this._columns + 1;

@@ -274,7 +274,10 @@ function spinUntil(condition, seconds) {
     return condition();
 }
 
-/** A button press at stage x (the clip starts at stage x 100), through the item's signal. */
+/**
+ * A button press at stage x (the clip starts at stage x 100), through the item's signal, over
+ * cell `column` of the label's text (the view's column `column` − the cells drawn before it).
+ */
 function press(indicator, button, column) {
     const x = 100 + indicator._strip.translation_x + (column + 0.5) * indicator._cellPx;
     const event = {get_button: () => button, get_coords: () => [x, 10]};
@@ -284,8 +287,9 @@ function press(indicator, button, column) {
 /** Clicks over the separator, with the middle button, then over the message with the link. */
 function checkClicks(indicator, clock) {
     indicator._clip.stageX = 100;
-    // Frames until the linked message is whole in view with a cell of separator before it.
-    const where = () => indicator._label.text.indexOf(LINKED_TEXT);
+    // Frames until the linked message is whole in view with a cell of separator before it (in
+    // the view's columns: the label draws a cell before the first while the text scrolls).
+    const where = () => indicator._label.text.indexOf(LINKED_TEXT) - indicator._before;
     const inView = spinUntil(() => {
         const at = where();
         if (at >= 1 && at + LINKED_TEXT.length <= indicator._columns)
@@ -296,7 +300,7 @@ function checkClicks(indicator, clock) {
     check(inView, `the message with the link comes into view (drawn: '${indicator._label.text}')`);
     if (!inView)
         return;
-    const at = where();
+    const at = where() + indicator._before;
     press(indicator, 1, at - 1);
     press(indicator, 2, at + 2);
     press(indicator, 1, at + 2);
@@ -325,8 +329,8 @@ for (let round = 1; round <= 2; round++) {
     indicator._label.emit('style-changed');
     check(indicator._columns === 45 && indicator._clip.width === 360,
         `round ${round}: 8 px cells give 45 columns in 360 px (got ${indicator._columns}, ${indicator._clip.width} px)`);
-    const scrolling = spinUntil(() => clock.playing && indicator.visible && indicator._label.text.length === 46, 10);
-    check(scrolling, `round ${round}: the item reads the Timeline, draws 46 cells and its frame clock runs while the text scrolls`);
+    const scrolling = spinUntil(() => clock.playing && indicator.visible && indicator._label.text.length === 48, 10);
+    check(scrolling, `round ${round}: the item reads the Timeline, draws 48 cells (one before its 45 columns, two past) and its frame clock runs while the text scrolls`);
     const first = indicator._strip.translation_x;
     const moved = spinUntil(() => { clock.emit('new-frame'); return indicator._strip.translation_x !== first; }, 5);
     check(moved, `round ${round}: a new frame moves the text`);

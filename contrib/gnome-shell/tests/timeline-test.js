@@ -33,6 +33,19 @@ function call(iface, method, args, type) {
         Gio.DBusCallFlags.NONE, 10000, null);
 }
 
+/** The cells of `text`: each wide cluster's in its first cell and '' in its second. */
+function cellsOf(text) {
+    const out = [];
+    for (const cluster of TimelineMath.clusters(text)) {
+        const width = TimelineMath.cellWidth(cluster);
+        if (width === 0 && out.length > 0)
+            out[out.length - 1] += cluster;
+        else
+            out.push(cluster, ...Array(Math.max(0, width - 1)).fill(''));
+    }
+    return out;
+}
+
 let failures = 0;
 function check(condition, message) {
     if (!condition) {
@@ -78,6 +91,36 @@ check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK a
     check(locked.viewAt(12_000_000) !== locked && locked.viewAt(11_999_999) === locked, 'the canonical timeline takes over at the settle');
     check(locked.frame(12_000_000, 4).text === 'XYZV', `settled: ${locked.frame(12_000_000, 4).text}`);
     check(locked.frame(12_500_000, 4).offset === 0.5, `settled offset: ${locked.frame(12_500_000, 4).offset}`);
+}
+
+// One cell more on the left (`before`): a wide character whose first cell has left the view is
+// drawn whole in it, where the frame alone shows its second, still visible, cell blank; the
+// view's columns are the same, and still text draws nothing before.
+{
+    const tape = {tape: 'ab東京cd', gap: '', width: 8, anchor: 0, position: 0, speed: 1, mode: 'continuous'};
+    const left = new TimelineMath.Timeline(tape);
+    const cut = left.frame(3_500_000, 4, 1);
+    const whole = left.frame(3_500_000, 4, 1, 1);
+    check(cut.text === ' 京cd' && cut.before === 0, `left, the cut cell: ${JSON.stringify(cut)}`);
+    check(whole.text === '東京cd' && whole.before === 1 && whole.offset === cut.offset,
+        `left, one cell before: ${JSON.stringify(whole)}`);
+    const plain = left.frame(2_250_000, 4, 1, 1);
+    check(plain.text === 'b東京c' && plain.before === 1 && plain.offset === 0.25,
+        `left, a whole cluster before: ${JSON.stringify(plain)}`);
+    const right = new TimelineMath.Timeline({...tape, direction: 'right', position: 8});
+    const rightCut = right.frame(4_500_000, 4, 1);
+    const rightWhole = right.frame(4_500_000, 4, 1, 1);
+    check(rightCut.text === ' 京cd' && rightWhole.text === '東京cd' && rightWhole.before === 1,
+        `right, one cell before: ${JSON.stringify(rightCut)} ${JSON.stringify(rightWhole)}`);
+    // Two cells past the right edge: a wide character whose first cell is partly in view.
+    const entering = left.frame(500_000, 4, 2, 1);
+    check(left.frame(500_000, 4, 1).text === 'ab東 ' && entering.text === 'dab東京' && entering.before === 1,
+        `entering, two cells after: ${JSON.stringify(entering)}`);
+    const stillText = new TimelineMath.Timeline({...tape, tape: 'ab東', width: 4}).frame(3_500_000, 6, 1, 1);
+    check(stillText.text === 'ab東  ' && stillText.before === 0, `still text: ${JSON.stringify(stillText)}`);
+    const bounce = new TimelineMath.Timeline({...tape, mode: 'bounce', delay: 0});
+    const bounceStart = bounce.frame(0, 4, 1, 1);
+    check(bounceStart.before === 0 && bounceStart.text === 'ab東', `bounce at its start: ${JSON.stringify(bounceStart)}`);
 }
 
 // Numbers as §11.2 writes them (no BigInt, no locale).
@@ -208,9 +251,23 @@ for (const at of instants) {
         `at ${at}: daemon dots ${JSON.stringify(frame[2].dots)}, timeline.js ${JSON.stringify(mine.dots)}`);
     check(Math.abs((mine.reveal ?? -1) - (frame[2].reveal ?? -1)) < 1e-12,
         `at ${at}: daemon reveal ${frame[2].reveal}, timeline.js ${mine.reveal}`);
-    // A frame drawn with one more cell (a pixel client's partial cell) starts with the same cells.
+    // A frame drawn with one more cell (a pixel client's partial cell) starts with the same cells,
+    // but for a wide character cut at the last column: whole in it.
     const wider = timeline.frame(at, columns, 1);
-    check(wider.text.startsWith(mine.text), `at ${at}: the wider frame ${JSON.stringify(wider.text)} does not extend ${JSON.stringify(mine.text)}`);
+    const widerCells = cellsOf(wider.text);
+    const extends_ = cellsOf(mine.text).every((cluster, i, all) => cluster === widerCells[i] ||
+        (cluster === ' ' && i === all.length - 1 && TimelineMath.cellWidth(widerCells[i]) === 2));
+    check(extends_, `at ${at}: the wider frame ${JSON.stringify(wider.text)} does not extend ${JSON.stringify(mine.text)}`);
+    // With one cell more on the left and two past the right (as the GNOME extension draws), the
+    // view's columns are the wider frame's, but for a wide character cut at either edge: drawn
+    // whole over its blank cell.
+    const both = timeline.frame(at, columns, 2, 1);
+    const drawn = cellsOf(both.text).slice(both.before);
+    const rendered = cellsOf(wider.text);
+    const agrees = rendered.every((cluster, i) => cluster === drawn[i] || (cluster === ' ' &&
+        ((i === 0 && drawn[0] === '') || (i === rendered.length - 1 && TimelineMath.cellWidth(drawn[i]) === 2))));
+    check(agrees && both.before <= (mine.moving ? 1 : 0) && both.offset === mine.offset,
+        `at ${at}: the frame with cells before and after ${JSON.stringify(both.text)} (${both.before}) does not hold ${JSON.stringify(wider.text)}`);
     if (mine.text.includes('\u02D9'))
         raisedSeen++;
     for (const m of mine.text.matchAll(/[0-9][0-9,]*/g))

@@ -1,10 +1,12 @@
 // The ticker itself, shared by the Plasma 5 and Plasma 6 packages (plain QtQuick, no Plasma
 // imports). It draws the frames the shared Timeline rules give, shifted by the sub-cell offset at
-// the display's frame rate; its frame clock runs only while something moves. It long-polls
-// `tickerctl timeline` for the channel's state; the package's main.qml only runs the commands it
-// asks for on Plasma's executable data engine (whose QML module differs between Plasma 5 and 6).
-// A left click runs `tickerctl activate` for the column under the pointer (it opens the message's
-// link with xdg-open and tells the daemon); a middle click pauses or resumes the channel.
+// the display's frame rate; while the text moves each frame has one cell more before the first
+// column and two past the last, under the clip, so a wide character cut by an edge is drawn whole
+// and slides out (or in) like any other. Its frame clock runs only while something moves. It
+// long-polls `tickerctl timeline` for the channel's state; the package's main.qml only runs the
+// commands it asks for on Plasma's executable data engine (whose QML module differs between Plasma
+// 5 and 6). A left click runs `tickerctl activate` for the column under the pointer (it opens the
+// message's link with xdg-open and tells the daemon); a middle click pauses or resumes the channel.
 import QtQuick 2.15
 import "../code/timeline.js" as T
 import "../code/frames.js" as Frames
@@ -55,6 +57,8 @@ Item {
         property string text_: ""
         property real offset: 0
         property bool moving: false
+        // Cells of the frame drawn before the first column (1 while the text moves).
+        property int before: 0
         // When the full text may change next (µs; Infinity: not until the Timeline changes).
         property real textAt: 0
     }
@@ -118,9 +122,10 @@ Item {
     }
 
     /// The shell command that activates the message under pixel `x` of the ticker (the strip is
-    /// shifted by the frame's offset), or "" when no cell of the frame drawn is there.
+    /// shifted by the frame's offset and the cells drawn before the first column), or "" when no
+    /// cell of the frame drawn is there.
     function activateCommand(x) {
-        var column = Math.floor((x - strip.x) / cellWidth);
+        var column = Math.floor((x - strip.x) / cellWidth) - feed.before;
         // The cell partly shown past the last column exists only while the text scrolls: it is
         // the last column of the frame one cell wider.
         var width = column < columns ? columns : columns + 1;
@@ -180,13 +185,15 @@ Item {
         // scrolls this is checked every display frame, otherwise at the wake-ups below.
         if (now >= feed.textAt)
             refreshText(now);
-        var frame = timeline.frame(now, columns, 1);
+        // One cell before the first column and two past the last: the cells partly in view.
+        var frame = timeline.frame(now, columns, 2, 1);
         feed.moving = frame.moving;
+        feed.before = frame.before;
         if (frame.text !== feed.text_) {
             feed.text_ = frame.text;
             runsModel.model = Frames.runs(frame.text);
         }
-        strip.x = -frame.offset * cellWidth;
+        strip.x = -(frame.before + frame.offset) * cellWidth;
         var next = timeline.schedule(now, columns, frame);
         clock.running = next.animate;
         // Nothing moves now; one wake-up when the frame or the full text may change next.
@@ -266,7 +273,7 @@ Item {
         Item {
             id: strip
             height: parent.height
-            width: (ticker.columns + 1) * ticker.cellWidth
+            width: (ticker.columns + 3) * ticker.cellWidth
 
             Repeater {
                 id: runsModel
