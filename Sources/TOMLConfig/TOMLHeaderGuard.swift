@@ -1,3 +1,5 @@
+import Glibc
+
 /// Refuses the table headers (and array values) that toml++ 3.4 (inside TOMLKit) cannot refuse
 /// itself.
 ///
@@ -43,7 +45,12 @@ public enum TOMLHeaderGuard {
     /// The first header in `source` that does not start with a key, or array value that starts
     /// with `}`, or nil.
     public static func firstFault(in source: String) -> Fault? {
-        let bytes = Array(source.utf8)
+        var text = source
+        return text.withUTF8(firstFault(inBytes:))
+    }
+
+    /// ``firstFault(in:)`` over the source's UTF-8 bytes (read in place: a large file is not copied).
+    private static func firstFault(inBytes bytes: UnsafeBufferPointer<UInt8>) -> Fault? {
         // toml++ skips a UTF-8 byte order mark: the line after it still starts there.
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
@@ -52,11 +59,27 @@ public enum TOMLHeaderGuard {
         var atLineStart = true
         func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
         func starts(_ text: String, _ i: Int) -> Bool { bytes[i...].starts(with: text.utf8) }
+        /// The index of the first `byte` at or after `start`, or the end of the bytes.
+        func next(_ byte: UInt8, from start: Int) -> Int {
+            guard start < bytes.count, let base = bytes.baseAddress,
+                  let found = memchr(base + start, Int32(byte), bytes.count - start) else { return bytes.count }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
         /// Moves past a string that opens at `index`, counting the lines it spans.
         func skipString(quote: UInt8) {
             let multi = starts(quote == 0x22 ? "\"\"\"" : "'''", index)
             index += multi ? 3 : 1
-            while let c = at(index) {
+            // Only a quote, a newline and (in a basic string) a backslash matter: the scan jumps
+            // to the nearest of them (a long text is crossed at memchr's speed), each found once.
+            var nextQuote = -1
+            var nextNewline = -1
+            var nextBackslash = quote == 0x22 ? -1 : bytes.count
+            while index < bytes.count {
+                if nextQuote < index { nextQuote = next(quote, from: index) }
+                if nextNewline < index { nextNewline = next(0x0A, from: index) }
+                if nextBackslash < index { nextBackslash = next(0x5C, from: index) }
+                index = min(nextQuote, nextNewline, nextBackslash)
+                guard let c = at(index) else { return }
                 if c == 0x0A {
                     if !multi { return }  // an unterminated string (toml++ reports it); the loop counts the line
                     line += 1

@@ -10,14 +10,50 @@
 /// indexed (no key tickerd reads is deeper), so a header of thousands of parts costs no more
 /// than its characters.
 public struct TOMLKeyLocator {
-    private var lines: [String: Int] = [:]
+    /// The source, and its index once a line was asked for: a configuration without errors
+    /// (the usual case) is never indexed, so a large file costs no extra pass at start.
+    private let storage: Storage
 
     /// The most parts of a dotted key that are indexed and looked up; a deeper key is located by
     /// its first parts (tickerd's own keys have at most three: `channel.main.speed`).
     public static let maximumDepth = 8
 
-    /// Indexes every table header and key of `source`.
+    /// A locator for `source`; its keys are indexed when the first line is looked up.
     public init(source: String) {
+        storage = Storage(source: source)
+    }
+
+    /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
+    public func line(of path: String) -> Int {
+        storage.index.line(of: path)
+    }
+
+    /// Holds the source until the index is built (then only the index).
+    private final class Storage {
+        private var source: String?
+        private var built: KeyLines?
+
+        init(source: String) {
+            self.source = source
+        }
+
+        var index: KeyLines {
+            if let built { return built }
+            let index = KeyLines(source: source ?? "")
+            built = index
+            source = nil
+            return index
+        }
+    }
+}
+
+/// The line of every table header and key of a TOML source (``TOMLKeyLocator``'s index).
+private struct KeyLines {
+    private var lines: [String: Int] = [:]
+    private static let maximumDepth = TOMLKeyLocator.maximumDepth
+
+    /// Indexes every table header and key of `source`.
+    init(source: String) {
         var table: [String] = []
         var arrayCounts: [String: Int] = [:]
         // toml++ skips a UTF-8 byte order mark (editors on Windows write one); so must the locator.
@@ -69,7 +105,7 @@ public struct TOMLKeyLocator {
     }
 
     /// The line of `path` (e.g. `message[2].calendar`), else of its nearest enclosing table, else 0.
-    public func line(of path: String) -> Int {
+    func line(of path: String) -> Int {
         var candidate = Self.indexedPart(of: path)
         while true {
             if let number = lines[String(candidate)] { return number }

@@ -1,3 +1,4 @@
+import Glibc
 import TickerModel
 
 /// Reads `tickerd.toml`: TOML (TOMLKit), durations as systemd time spans, instants as systemd
@@ -211,16 +212,18 @@ struct ConfigLoader {
 
     /// The 1-based line and byte column of the first NUL byte of `source`, or nil when it has none.
     static func firstNUL(in source: String) -> (line: Int, column: Int)? {
-        var line = 1
-        var column = 1
-        for byte in source.utf8 {
-            switch byte {
-            case 0: return (line, column)
-            case 0x0A: line += 1; column = 1
-            default: column += 1
+        var text = source
+        return text.withUTF8 { bytes -> (line: Int, column: Int)? in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0, bytes.count) else { return nil }
+            let nul = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            // Lines are counted only when there is a NUL to report.
+            var line = 1
+            var column = 1
+            for byte in bytes[..<nul] {
+                if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
             }
+            return (line, column)
         }
-        return nil
     }
 
     /// `text` in storage of its own.
