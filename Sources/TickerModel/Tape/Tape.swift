@@ -27,7 +27,12 @@ public struct Tape: Sendable {
     let cellStart: [Int]
     /// Where each message and each counter field lies, for tapes built from ``TapeMessage``s
     /// (nil for tapes built from plain strings): what effects apply to.
-    public internal(set) var layout: TapeLayout?
+    public internal(set) var layout: TapeLayout? {
+        // A layout set anew is encoded anew; copies made before keep the encoding of theirs.
+        didSet { encodedLayouts = EncodedLayoutCache() }
+    }
+    /// The text form of ``layout``, computed on first use and shared by copies.
+    private(set) var encodedLayouts = EncodedLayoutCache()
     /// Page layouts (pages mode) by column count, computed on first use and shared by copies
     /// (they derive from the clusters alone, which never change).
     let pageLayouts = PageLayoutCache()
