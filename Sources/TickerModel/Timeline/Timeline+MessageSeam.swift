@@ -81,53 +81,23 @@ extension Timeline {
     func continuation(from index: Int, into newTape: Tape) -> Int {
         guard newTape.width > 0, let oldKeys = tape.messageKeys, let newKeys = newTape.messageKeys,
               index < oldKeys.count, !newKeys.isEmpty else { return 0 }
+        var newIndex: [String: Int] = [:]
+        for (position, key) in newKeys.enumerated() where newIndex[key] == nil { newIndex[key] = position }
+        let oldSet = Set(oldKeys)
         if direction == .left {
             let starts = newTape.messageStarts
-            if let posted = Self.firstIndex(of: newKeys, notIn: oldKeys, fromEnd: false) { return starts[posted] }
-            if let kept = newKeys.firstIndex(of: oldKeys[index]) { return starts[kept] }
-            let newIndex = Self.firstPositions(of: newKeys)
+            if let posted = newKeys.firstIndex(where: { !oldSet.contains($0) }) { return starts[posted] }
+            if let kept = newIndex[oldKeys[index]] { return starts[kept] }
             let before = oldKeys[..<index].reversed().lazy.compactMap { newIndex[$0] }.first
             guard let before, before + 1 < starts.count else { return 0 }
             return starts[before + 1]
         }
         let ends = newTape.messageEnds
-        if let posted = Self.firstIndex(of: newKeys, notIn: oldKeys, fromEnd: true) {
-            return ends[posted].floorMod(newTape.width)
-        }
-        if let kept = newKeys.firstIndex(of: oldKeys[index]) { return ends[kept].floorMod(newTape.width) }
-        let newIndex = Self.firstPositions(of: newKeys)
+        if let posted = newKeys.lastIndex(where: { !oldSet.contains($0) }) { return ends[posted].floorMod(newTape.width) }
+        if let kept = newIndex[oldKeys[index]] { return ends[kept].floorMod(newTape.width) }
         let after = oldKeys[(index + 1)...].lazy.compactMap { newIndex[$0] }.first
         let preceding = (after ?? 0) - 1
         return ends[preceding >= 0 ? preceding : ends.count - 1].floorMod(newTape.width)
-    }
-
-    /// The first position of each key in `keys`.
-    static func firstPositions(of keys: [String]) -> [String: Int] {
-        var positions: [String: Int] = [:]
-        positions.reserveCapacity(keys.count)
-        for (position, key) in keys.enumerated() where positions[key] == nil { positions[key] = position }
-        return positions
-    }
-
-    /// The index of the first (or, `fromEnd`, the last) of `keys` that `others` does not hold.
-    ///
-    /// Keys in the start and the end that both lists share are held, so only the differing
-    /// middles are hashed (a change of one message in a tape of 1000 compares a few keys); a key
-    /// of the middle that the other middle lacks is looked for in the shared ends too, which hold
-    /// it only when keys repeat.
-    static func firstIndex(of keys: [String], notIn others: [String], fromEnd: Bool) -> Int? {
-        let limit = min(keys.count, others.count)
-        var keep = 0
-        while keep < limit, keys[keep] == others[keep] { keep += 1 }
-        var keepEnd = 0
-        while keepEnd < limit - keep, keys[keys.count - 1 - keepEnd] == others[others.count - 1 - keepEnd] { keepEnd += 1 }
-        let middle = keep..<(keys.count - keepEnd)
-        guard !middle.isEmpty else { return nil }
-        let otherMiddle = Set(others[keep..<(others.count - keepEnd)])
-        func lacks(_ key: String) -> Bool {
-            !otherMiddle.contains(key) && !others[..<keep].contains(key) && !others[(others.count - keepEnd)...].contains(key)
-        }
-        return fromEnd ? middle.reversed().first { lacks(keys[$0]) } : middle.first { lacks(keys[$0]) }
     }
 
     /// The first index of sorted `values` whose value is at least `bound` (`values.count` if none).
