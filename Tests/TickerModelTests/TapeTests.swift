@@ -79,6 +79,26 @@ import Testing
         }
     }
 
+    @Test("a scalar met again before printable ASCII is cut where Swift's grapheme breaker cuts it")
+    func repeatedScalarsMatchTheBreaker() {
+        // Scalars that end their cluster before ASCII (•, é, 中, a lone flag letter, ZWJ, a soft
+        // hyphen) beside ones that join what follows or precedes them (Prepend scalars, combining
+        // marks, VS16), each met many times, followed by printable ASCII, controls or the end.
+        let pieces = ["•", " • ", "é", "中", "\u{1F1E9}", "\u{200D}", "\u{AD}", "\u{600}", "\u{110BD}", "\u{301}",
+                      "\u{FE0F}", "•\u{301}", "a", "1", " ", "\n", "\t", "\r\n", "\u{7F}", "\u{915}\u{94D}", "👩"]
+        var rng = SeededRandom(seed: 0x5CA1A4)
+        for _ in 0..<3000 {
+            var content = ""
+            for _ in 0..<Int.random(in: 0...24, using: &rng) { content += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            let gap = Bool.random(using: &rng) ? " • " : ""
+            let tape = Tape(content: content, gap: gap)
+            let expected = Self.referenceClusters(content: content, gap: gap)
+            #expect(tape.byteStart == expected.bytes, "\(content.unicodeScalars.map { String($0.value, radix: 16) })")
+            #expect(tape.cellStart == expected.cells)
+            #expect(tape.contentClusterCount == expected.contentClusters)
+        }
+    }
+
     @Test("the last cluster boundary at or before a cell equals a walk over the clusters")
     func lastBoundaryEqualsWalk() {
         var rng = SeededRandom(seed: 0x7A9E_0B0D)

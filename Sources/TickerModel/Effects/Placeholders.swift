@@ -73,6 +73,11 @@ public enum Placeholders {
     /// The text with each placeholder replaced by its counter's prefix, number and suffix at `t`
     /// (unpadded), and unset names shown as `{name}`: the channel's `Text` property.
     public static func expand(_ text: String, counters: CounterSet, at t: Instant) -> String {
+        // Most texts have no braces: the text itself, not a copy of it.
+        var contiguous = text
+        guard contiguous.withUTF8({ $0.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") } }) else {
+            return text
+        }
         var result = ""
         for part in parse(text) {
             switch part {

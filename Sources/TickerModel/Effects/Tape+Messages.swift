@@ -19,7 +19,10 @@ extension Tape {
             return
         }
         var content = ""
+        // Room for the texts and separators at once (counter fields may need more).
+        content.reserveCapacity(messages.reduce(0) { $0 + $1.text.utf8.count } + separator.utf8.count * messages.count)
         var messageBytes: [Range<Int>] = []
+        messageBytes.reserveCapacity(messages.count)
         var fieldBytes: [(name: String, bytes: Range<Int>)] = []
         let fill = String(Tape.fieldFill)
         for (number, message) in messages.enumerated() {
@@ -44,11 +47,17 @@ extension Tape {
             messageBytes.append(start..<content.utf8.count)
         }
         self.init(content: content, gap: gap ?? separator)
-        let spans = zip(messages, messageBytes).map { message, bytes in
-            let clusters = clusterRange(bytes: bytes)
-            return MessageSpan(
-                key: message.key, clusters: clusters,
-                cells: cellStart[clusters.lowerBound]..<cellStart[clusters.upperBound], words: words(in: clusters))
+        // The messages lie in order: each search starts where the previous one ended.
+        var searchedTo = 0
+        var spans: [MessageSpan] = []
+        spans.reserveCapacity(messages.count)
+        for (message, bytes) in zip(messages, messageBytes) {
+            let lower = firstCluster(atOrAfterByte: bytes.lowerBound, from: searchedTo)
+            let upper = firstCluster(atOrAfterByte: bytes.upperBound, from: lower)
+            searchedTo = upper
+            spans.append(MessageSpan(
+                key: message.key, clusters: lower..<upper,
+                cells: cellStart[lower]..<cellStart[upper], words: words(in: lower..<upper)))
         }
         let fields = fieldBytes.map { FieldSpan(name: $0.name, clusters: clusterRange(bytes: $0.bytes)) }
         layout = TapeLayout(messages: spans, fields: fields)
@@ -69,6 +78,27 @@ extension Tape {
             if byteStart[mid] < byte { low = mid + 1 } else { high = mid }
         }
         return low
+    }
+
+    /// ``firstCluster(atOrAfterByte:)`` for a byte at or after the start of cluster `start`,
+    /// galloping from there: O(log d) for an answer d clusters on.
+    func firstCluster(atOrAfterByte byte: Int, from start: Int) -> Int {
+        let last = byteStart.count - 1
+        var low = min(start, last)
+        guard byteStart[low] < byte else { return low }
+        // Invariant: byteStart[low] < byte, and the answer lies in (low, high].
+        var step = 1
+        var high = min(last, low + step)
+        while high < last, byteStart[high] < byte {
+            low = high
+            step *= 2
+            high = min(last, low + step)
+        }
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if byteStart[mid] < byte { low = mid } else { high = mid }
+        }
+        return high
     }
 
     /// Maximal runs of clusters other than U+0020 among `clusters`.

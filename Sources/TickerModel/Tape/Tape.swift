@@ -27,7 +27,12 @@ public struct Tape: Sendable {
     let cellStart: [Int]
     /// Where each message and each counter field lies, for tapes built from ``TapeMessage``s
     /// (nil for tapes built from plain strings): what effects apply to.
-    public internal(set) var layout: TapeLayout?
+    public internal(set) var layout: TapeLayout? {
+        // A layout set anew is encoded anew; copies made before keep the encoding of theirs.
+        didSet { encodedLayouts = EncodedLayoutCache() }
+    }
+    /// The text form of ``layout``, computed on first use and shared by copies.
+    private(set) var encodedLayouts = EncodedLayoutCache()
     /// Page layouts (pages mode) by column count, computed on first use and shared by copies
     /// (they derive from the clusters alone, which never change).
     let pageLayouts = PageLayoutCache()
@@ -66,6 +71,8 @@ public struct Tape: Sendable {
                     var byte = 0
                     var cell = 0
                     var clusters = 0
+                    // The last one-scalar cluster seen before printable ASCII (a separator's `•`).
+                    var repeated: RepeatedScalar?
                     while byte < count {
                         let lead = raw[byte]
                         if lead >= 0x20, lead < 0x7F {
@@ -97,11 +104,15 @@ public struct Tape: Sendable {
                         if lead >= 0x20, lead < 0x7F, byte + 1 == count || raw[byte + 1] < 0x80 {
                             clusterBytes = 1
                             clusterCells = 1
+                        } else if let known = repeated, known.matches(raw, at: byte) {
+                            clusterBytes = known.length
+                            clusterCells = known.cells
                         } else {
                             let start = text.utf8.index(text.utf8.startIndex, offsetBy: byte)
                             guard let cluster = text[start...].first else { break }
                             clusterBytes = cluster.utf8.count
                             clusterCells = CellWidth.of(cluster)
+                            repeated = RepeatedScalar(raw, at: byte, clusterBytes: clusterBytes, cells: clusterCells) ?? repeated
                         }
                         byteOut[clusters] = byte
                         cellOut[clusters] = cell
@@ -213,6 +224,55 @@ public struct Tape: Sendable {
     /// Appends the UTF-8 bytes of the consecutive clusters `run`.
     func appendClusters(_ run: Range<Int>, to out: inout [UInt8]) {
         out.append(contentsOf: bytes[byteStart[run.lowerBound]..<byteStart[run.upperBound]])
+    }
+}
+
+/// A cluster of one non-ASCII scalar that was seen followed by printable ASCII, so known to end
+/// there: no grapheme rule joins printable ASCII to what precedes it save a Prepend scalar, which
+/// would have joined it then too. The same scalar followed by printable ASCII again is the same
+/// cluster of the same width, found without the grapheme breaker (a tape of 1000 messages holds
+/// 1000 separators).
+struct RepeatedScalar {
+    /// The scalar's UTF-8 bytes, the first in the lowest byte.
+    let bytes: UInt32
+    /// How many bytes the scalar has (2 to 4).
+    let length: Int
+    /// Its cells.
+    let cells: Int
+
+    /// The cluster of `clusterBytes` bytes at `byte` of `raw` with `cells` cells, when it is one
+    /// non-ASCII scalar followed by printable ASCII; nil otherwise.
+    init?(_ raw: UnsafeBufferPointer<UInt8>, at byte: Int, clusterBytes: Int, cells: Int) {
+        let length = Self.scalarLength(raw[byte])
+        guard length > 1, clusterBytes == length, byte + length < raw.count,
+              raw[byte + length] >= 0x20, raw[byte + length] < 0x7F else { return nil }
+        self.bytes = Self.pack(raw, at: byte, length: length)
+        self.length = length
+        self.cells = cells
+    }
+
+    /// Whether the bytes at `byte` of `raw` are this scalar followed by printable ASCII.
+    func matches(_ raw: UnsafeBufferPointer<UInt8>, at byte: Int) -> Bool {
+        guard Self.scalarLength(raw[byte]) == length, byte + length < raw.count,
+              raw[byte + length] >= 0x20, raw[byte + length] < 0x7F else { return false }
+        return Self.pack(raw, at: byte, length: length) == bytes
+    }
+
+    /// The length of the UTF-8 sequence `lead` starts (0 for a byte that starts none).
+    static func scalarLength(_ lead: UInt8) -> Int {
+        switch lead {
+        case 0x00..<0x80: return 1
+        case 0xC0..<0xE0: return 2
+        case 0xE0..<0xF0: return 3
+        case 0xF0..<0xF8: return 4
+        default: return 0
+        }
+    }
+
+    static func pack(_ raw: UnsafeBufferPointer<UInt8>, at byte: Int, length: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for offset in 0..<length { value |= UInt32(raw[byte + offset]) << UInt32(8 * offset) }
+        return value
     }
 }
 

@@ -70,13 +70,13 @@ extension Timeline {
         try body(Key.direction, .string(direction.rawValue))
         try body(Key.easing, .string(easing.rawValue))
         try body(Key.gap, .string(tape.gap))
-        if let layout = tape.layout { try body(EffectFields.layoutKey, .string(EffectFields.encode(layout))) }
+        if let layout = tape.encodedLayout { try body(EffectFields.layoutKey, .string(layout)) }
         try body(Key.loops, .uint32(loops))
         try body(Key.mode, .string(mode.rawValue))
         if let pending {
             try body(Key.next, .string(pending.tape.text))
             try body(Key.nextGap, .string(pending.tape.gap))
-            if let layout = pending.tape.layout { try body(EffectFields.nextLayoutKey, .string(EffectFields.encode(layout))) }
+            if let layout = pending.tape.encodedLayout { try body(EffectFields.nextLayoutKey, .string(layout)) }
             if pending.leadIn > 0 { try body(Key.nextLeadIn, .double(Double(pending.leadIn))) }
             try body(Key.nextSpeed, .double(pending.speed))
             try body(Key.nextStart, .double(Double(pending.nextStart)))

@@ -291,14 +291,17 @@ final class Manager {
             let tape = channel.tape(ids: ids, texts: texts, at: t)
             let showing = channel.timeline.pending?.tape ?? channel.timeline.tape
             guard contentChanged || channel.tapeHeld || tape != showing else { continue }
-            let before = Set(channel.activeIDs).subtracting(endedExplicitly)
-            let after = Set(ids)
-            for id in channel.activeIDs where !after.contains(id) {
+            let membership = TapeMembershipChange(from: channel.activeIDs, to: ids)
+            // Joined the tape, or restarted on it (ended explicitly, as a replaced message is).
+            let started = restarted
+                ? ids.filter { [joined = Set(membership.joined)] in joined.contains($0) || endedExplicitly.contains($0) }
+                : membership.joined
+            for id in membership.left {
                 if !endedExplicitly.contains(id) { emit(.messageEnded(channel: name, id: id, reason: .expired)) }
                 // The old tape stays in view until its seam: its dots finish their wave gracefully.
                 channel.effects.messages[id] = channel.effects.messages[id]?.stopping(at: t)
             }
-            let urgent = ids.contains { !before.contains($0) && messages[$0]?.urgent == true }
+            let urgent = started.contains { messages[$0]?.urgent == true }
             let reach = seamColumns(channel: name)
             // A phase-locked channel changes at an instant every screen knows alike, however late
             // each one woke: the schedule's, when the schedule made the change, or the settle
@@ -321,7 +324,7 @@ final class Manager {
             }
             channel.activeIDs = ids
             channel.activeTexts = texts
-            for id in ids where !before.contains(id) {
+            for id in started {
                 emit(.messageStarted(channel: name, id: id))
                 if let record = messages[id] {
                     channel.effects.messages[id] = startedEffect(of: record, entering: channel.timeline, at: t)

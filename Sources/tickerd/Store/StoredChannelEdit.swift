@@ -23,11 +23,19 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         var small = channel
         var texts: [String: TextEdit] = [:]
         let bases = previous.timeline.strings.filter { $0.text.utf8.count >= Self.largeText }
+        // Each base's bytes once, not once per text compared with it.
+        let baseBytes = bases.map { Array($0.text.utf8) }
         for (key, text) in channel.timeline.strings where text.utf8.count >= Self.largeText {
-            let bytes = Array(text.utf8)
-            let best = bases.map { TextEdit(bytes, from: Array($0.text.utf8), base: $0.key) }
-                .min { $0.insert.utf8.count < $1.insert.utf8.count }
-            guard let best, best.insert.utf8.count < bytes.count else { continue }
+            let best: TextEdit?
+            if let same = bases.first(where: { $0.text == text }) {
+                // Unchanged (or moved, as `next` becomes `tape`): kept whole, without a byte scan.
+                best = TextEdit(keeping: text.utf8.count, of: same.key)
+            } else {
+                let bytes = Array(text.utf8)
+                best = zip(bases, baseBytes).map { TextEdit(bytes, from: $1, base: $0.key) }
+                    .min { $0.insert.utf8.count < $1.insert.utf8.count }
+            }
+            guard let best, best.insert.utf8.count < text.utf8.count else { continue }
             texts[key] = best
             small.timeline.setString("", forKey: key)
         }
@@ -81,6 +89,14 @@ struct TextEdit: Codable, Sendable, Equatable {
         self.keep = start
         self.keepEnd = end
         insert = String(decoding: new[start..<(new.count - end)], as: UTF8.self)
+    }
+
+    /// The edit that keeps all `count` bytes of the field `base` (the same text).
+    init(keeping count: Int, of base: String) {
+        self.base = base
+        keep = count
+        keepEnd = 0
+        insert = ""
     }
 
     /// The edited text, or nil when `base` is too short for it.
