@@ -199,6 +199,12 @@ print(round(x0 + (column + 0.5 - frame["offset"]) * cell))' "$GX" "$CELL")
 xdotool mousemove "$CLICK_X" $((GY + GH / 2)) click 1
 opened() { [ "$(cat "$WORK/opened" 2>/dev/null)" = "$LINK" ]; }
 wait_for 20 opened || fail "a click on the message did not open its link (opened: '$(cat "$WORK/opened" 2>/dev/null)'; $(grep -E 'tickerd-plasma: (click|exec .* failed)' "$WORK/viewer.log" | tail -n 2))"
+# The click asks about the frame it saw: `--at` names that frame's instant (µs; at most a few seconds
+# before the click, never after it).
+CLICKED_AT=$(date +%s%6N)
+DRAWN_AT=$(grep -o -- '--at @[0-9]*us' "$WORK/viewer.log" | tail -n 1 | tr -dc 0-9)
+[ -n "$DRAWN_AT" ] && [ "$DRAWN_AT" -le "$CLICKED_AT" ] && [ $((CLICKED_AT - DRAWN_AT)) -lt 20000000 ] \
+  || fail "the click's tickerctl activate did not name the drawn frame's instant with --at: $(grep 'tickerd-plasma: click' "$WORK/viewer.log" | tail -n 1)"
 announced() { grep -A2 'member=Activated' "$WORK/activated" | grep -q 'string "first"'; }
 wait_for 10 announced || fail "a click on the message was not announced (Activated): $(cat "$WORK/activated")"
 kill "$MONITOR"; wait "$MONITOR" 2>/dev/null || true

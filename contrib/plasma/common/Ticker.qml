@@ -59,6 +59,8 @@ Item {
         property bool moving: false
         // Cells of the frame drawn before the first column (1 while the text moves).
         property int before: 0
+        // The instant (µs) of the frame drawn: a click asks about that frame, not a later one.
+        property real drawnAt: 0
         // When the full text may change next (µs; Infinity: not until the Timeline changes).
         property real textAt: 0
     }
@@ -131,7 +133,8 @@ Item {
         var width = column < columns ? columns : columns + 1;
         if (!(cellWidth > 0) || column < 0 || column >= width || (width > columns && !feed.moving))
             return "";
-        return "exec " + tickerctl + " activate --channel " + quote(channel) + " --columns " + width + " --column " + column;
+        return "exec " + tickerctl + " activate --channel " + quote(channel) + " --columns " + width
+            + " --column " + column + " --at @" + Math.round(feed.drawnAt) + "us";
     }
 
     function quote(text) {
@@ -189,6 +192,7 @@ Item {
         var frame = timeline.frame(now, columns, 2, 1);
         feed.moving = frame.moving;
         feed.before = frame.before;
+        feed.drawnAt = now;
         if (frame.text !== feed.text_) {
             feed.text_ = frame.text;
             runsModel.model = Frames.runs(frame.text);
