@@ -76,12 +76,16 @@ extension Manager {
     /// its broadcast width when it broadcasts; nil when none. A content change waits only until
     /// no viewer this wide can see the switch (docs/rendering.md §6).
     func seamColumns(channel: String) -> Int? {
-        var widest: Int?
-        func consider(_ columns: Int) { widest = max(widest ?? columns, columns) }
-        for (key, stream) in subscriptions where key.channel == channel { consider(stream.columns) }
-        for (key, columns) in viewers where key.channel == channel { consider(columns) }
-        if let state = channels[channel], state.frameRate > 0 { consider(Int(state.columns)) }
-        return widest
+        declaredViewerColumns(channel: channel).max()
+    }
+
+    /// The columns of every viewer `channel` has declared: its frame subscribers, its `Subscribe`
+    /// fps 0 viewers, and its broadcast width when it broadcasts.
+    func declaredViewerColumns(channel: String) -> [Int] {
+        var columns = subscriptions.compactMap { $0.key.channel == channel ? $0.value.columns : nil }
+        columns += viewers.compactMap { $0.key.channel == channel ? $0.value : nil }
+        if let state = channels[channel], state.frameRate > 0 { columns.append(Int(state.columns)) }
+        return columns
     }
 
     /// Delivers `event` at once, as a batch of its own: subscriptions are not stored, so their

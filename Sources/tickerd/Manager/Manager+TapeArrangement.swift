@@ -23,11 +23,6 @@ extension Manager {
     /// The columns of the narrowest viewer `channel` has declared (frame subscribers, the
     /// broadcast, `Subscribe` fps 0 viewers); nil when none is declared.
     func narrowestViewer(channel: String) -> Int? {
-        var narrowest: Int?
-        func consider(_ columns: Int) { narrowest = min(narrowest ?? columns, columns) }
-        for (key, stream) in subscriptions where key.channel == channel { consider(stream.columns) }
-        for (key, columns) in viewers where key.channel == channel { consider(columns) }
-        if let state = channels[channel], state.frameRate > 0 { consider(Int(state.columns)) }
-        return narrowest
+        declaredViewerColumns(channel: channel).min()
     }
 }
