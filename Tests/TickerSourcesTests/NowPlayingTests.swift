@@ -32,11 +32,23 @@ import TestSupport
         try Data(Array("RIFF".utf8) + le32(body.count) + body).write(to: URL(fileURLWithPath: path))
     }
 
-    /// Starts mpv on `file`, looping, with the MPRIS plugin, on the fixture's bus.
+    /// How long a new player may take to start and be shown: mpv has taken over 10 s to register
+    /// its MPRIS name while the whole suite ran in parallel on 2 cores.
+    static let playerStart = Duration.seconds(60)
+
+    /// Starts mpv on `file`, looping, with the MPRIS plugin, on the fixture's bus; it logs to
+    /// ``log(of:)``.
     static func player(_ file: String, fixture: SourcesFixture, plugin: String) throws -> ChildProcess {
         try ChildProcess("mpv", [
-            "--no-config", "--no-video", "--ao=null", "--loop-file=inf", "--no-terminal", "--script=\(plugin)", file,
+            "--no-config", "--no-video", "--ao=null", "--loop-file=inf", "--no-terminal", "--script=\(plugin)",
+            "--log-file=\(file).log", file,
         ], environment: ["DBUS_SESSION_BUS_ADDRESS": fixture.address])
+    }
+
+    /// The end of the log of the player started on `file` (for a failure's message).
+    static func log(of file: String) -> String {
+        let text = (try? String(contentsOfFile: "\(file).log", encoding: .utf8)) ?? "(no log)"
+        return String(text.suffix(2000))
     }
 
     /// The MPRIS bus name of the player with process id `pid` (nil until it has one).
@@ -77,12 +89,14 @@ import TestSupport
 
         let first = try Self.player(files.file("a.wav"), fixture: fixture, plugin: plugin)
         defer { first.kill(SIGKILL) }
-        #expect(try fixture.wait { try texts() == ["♪ Nina Simone — Sinnerman"] })
+        #expect(try fixture.wait(Self.playerStart) { try texts() == ["♪ Nina Simone — Sinnerman"] },
+                "\(Self.log(of: files.file("a.wav")))")
         let a = try #require(try Self.busName(of: first.pid, fixture: fixture))
 
         let second = try Self.player(files.file("b.wav"), fixture: fixture, plugin: plugin)
         defer { second.kill(SIGKILL) }
-        #expect(try fixture.wait { try texts() == ["♪ Miles Davis — So What"] })
+        #expect(try fixture.wait(Self.playerStart) { try texts() == ["♪ Miles Davis — So What"] },
+                "\(Self.log(of: files.file("b.wav")))")
         var b: String?
         fixture.wait { b = try? Self.busName(of: second.pid, fixture: fixture); return b != nil }
         let bName = try #require(b)
@@ -125,7 +139,9 @@ import TestSupport
         try fixture.startService()
         let player = try Self.player(files.file("a.wav"), fixture: fixture, plugin: plugin)
         defer { player.kill(SIGKILL) }
-        #expect(try fixture.wait { try fixture.messages(of: "music").map(\.text).first?.hasPrefix("Blue in Green (mpv") == true })
+        #expect(try fixture.wait(Self.playerStart) {
+            try fixture.messages(of: "music").map(\.text).first?.hasPrefix("Blue in Green (mpv") == true
+        }, "\(Self.log(of: files.file("a.wav")))")
         let name = try #require(try Self.busName(of: player.pid, fixture: fixture))
         try Self.control(name, "Pause", fixture: fixture)
         #expect(try fixture.wait { try fixture.messages(of: "music").isEmpty })
