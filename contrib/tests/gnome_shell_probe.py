@@ -48,6 +48,7 @@ HELPER = 'io.github.tickerd.ShellTestHelper'
 INK = 96  # grey level above which a pixel is ink (white text on the black bar)
 SPEED = 8.0
 EDGE_SHOTS = 2  # shots of a wide character cut by each edge, at the least
+DIGIT_SAMPLES = 4  # cells a digit must be seen in before its look is compared (see digits_read)
 EDGE_PX = 3  # the least part of a cut wide character in view that is checked
 
 
@@ -478,13 +479,18 @@ class Reader:
                     self.heights.setdefault(char, []).append((centre, name))
 
     def cell_block(self, grey, k, offset):
-        """The pixels of cell `k` of a frame drawn at `offset`, or None when it is not wholly in view."""
+        """The pixels of cell `k` of a frame drawn at `offset`, or None when it is not wholly in view.
+        Resampled at the cell's own sub-pixel position, so the same glyph gives the same block
+        wherever the text stands (a block cut at whole pixels blurs one digit towards another)."""
         top, bottom = int(round(self.y)), int(round(self.y + self.height))
         left = self.cell_left(k, offset)
-        if left < self.x or left + self.cell > self.x + self.width:
+        if left < self.x or left + self.cell + 1 > self.x + self.width:
             return None
         a = int(np.floor(left))
-        return grey[top:bottom, a:a + int(self.cell)].copy()
+        f = left - a
+        width = int(self.cell)
+        rows = grey[top:bottom].astype(float)
+        return (1 - f) * rows[:, a:a + width] + f * rows[:, a + 1:a + width + 1]
 
     def jumps(self):
         """Letters and digits drawn higher or lower than that character usually is (by half a
@@ -496,17 +502,25 @@ class Reader:
         return wrong
 
     def digits_read(self):
-        """Digit cells whose pixels look more like another digit than the one Render shows there
-        (each digit's look: the mean of every cell where Render shows it)."""
+        """The number of different digits seen, and the digit cells whose pixels look more like
+        another digit than the one Render shows there. A digit's look is the mean of every cell
+        where Render shows it; only digits seen in at least DIGIT_SAMPLES cells have one (a look
+        from one or two cells is that cell's noise, not the digit's)."""
+        counts = {}
+        for c, _, _ in self.samples:
+            counts[c] = counts.get(c, 0) + 1
         looks = {}
-        for char in {c for c, _, _ in self.samples}:
-            looks[char] = np.mean([block for c, block, _ in self.samples if c == char], axis=0)
+        for char, count in counts.items():
+            if count >= DIGIT_SAMPLES:
+                looks[char] = np.mean([block for c, block, _ in self.samples if c == char], axis=0)
         wrong = []
         for char, block, name in self.samples:
+            if char not in looks:
+                continue
             nearest = min(looks, key=lambda c: np.abs(looks[c] - block).mean())
             if nearest != char:
                 wrong.append(f'{name}: Render shows {char}, the cell looks like {nearest}')
-        return len(looks), wrong
+        return len(counts), wrong
 
 
 
@@ -567,14 +581,19 @@ def main():
             if failure:
                 failures.append(failure)
             shots_span = ((shot[0] + shot[1]) / 2, shots_span[1] if shots_span else (shot[0] + shot[1]) / 2)
-            # The rest of the bar, outside the item, within one wall-clock minute (the clock).
+            # The rest of the bar, outside the item, within one wall-clock minute (the clock; the
+            # Shell turns its clock over up to a few seconds after the minute starts, so shots in
+            # those seconds are not compared).
             rest = shot[2].copy()
             rest[:, int(reader.x) - 2:int(reader.x + reader.width) + 3] = 0
-            minute = shot[0] // 60_000_000
-            if minute in outside and not np.array_equal(outside[minute][0], rest):
+            minute = shot[0] // 60_000_000 if shot[0] % 60_000_000 >= 3_000_000 else None
+            if minute is None:
+                pass
+            elif minute in outside and not np.array_equal(outside[minute][0], rest):
                 failures.append(f'the bar outside the item changed between {outside[minute][1]} and '
                                 f'{os.path.basename(shot[3])} (the item changed width)')
-            outside.setdefault(minute, (rest, os.path.basename(shot[3])))
+            if minute is not None:
+                outside.setdefault(minute, (rest, os.path.basename(shot[3])))
             index += 1
         if probe.clip()[1:5] != geometry[1:5]:
             failures.append(f'the item moved or changed size: {geometry[1:5]} then {probe.clip()[1:5]}')
