@@ -627,8 +627,12 @@ def main():
         if len(reader.digits) < 2:
             failures.append(f'the counter does not count on screen: {reader.digits}')
         kinds, misread = reader.digits_read()
-        print(f'counter digits: {len(reader.samples)} digit cells read, {kinds} different digits, {len(misread)} misread')
-        if kinds < 5 or misread:
+        print(f'counter digits: {len(reader.samples)} digit cells read, {kinds} different digits, {len(misread)} misread'
+              + (f': {misread[:3]}' if misread else ''))
+        # One cell in a hundred may be misread by the nearest-look reader (an antialiased '0' has
+        # read as '3' or '5' in a shot that plainly shows '0'); counters the item does not draw as
+        # Render does (blank, stale or eased differently) misread in most of their cells.
+        if kinds < 5 or len(misread) > len(reader.samples) // 100:
             failures.append(f'the counter\'s digits are not Render\'s ({kinds} digits seen): {misread[:3]}')
         jumps = reader.jumps()
         print(f'baseline: {sum(len(v) for v in reader.heights.values())} letter and digit cells, {len(jumps)} off their line')
