@@ -45,12 +45,19 @@ public enum TOMLHeaderGuard {
     /// The first header in `source` that does not start with a key, or array value that starts
     /// with `}`, or nil.
     public static func firstFault(in source: String) -> Fault? {
+        var searched = 0
+        return firstFault(in: source, searched: &searched)
+    }
+
+    /// ``firstFault(in:)``, adding to `searched` the bytes its jumps through strings looked at, so
+    /// that a test can check the scan stays linear in the file's size.
+    static func firstFault(in source: String, searched: inout Int) -> Fault? {
         var text = source
-        return text.withUTF8(firstFault(inBytes:))
+        return text.withUTF8 { firstFault(inBytes: $0, searched: &searched) }
     }
 
     /// ``firstFault(in:)`` over the source's UTF-8 bytes (read in place: a large file is not copied).
-    private static func firstFault(inBytes bytes: UnsafeBufferPointer<UInt8>) -> Fault? {
+    private static func firstFault(inBytes bytes: UnsafeBufferPointer<UInt8>, searched: inout Int) -> Fault? {
         // toml++ skips a UTF-8 byte order mark: the line after it still starts there.
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var line = 1
@@ -59,11 +66,16 @@ public enum TOMLHeaderGuard {
         var atLineStart = true
         func at(_ i: Int) -> UInt8? { i < bytes.count ? bytes[i] : nil }
         func starts(_ text: String, _ i: Int) -> Bool { bytes[i...].starts(with: text.utf8) }
-        /// The index of the first `byte` at or after `start`, or the end of the bytes.
-        func next(_ byte: UInt8, from start: Int) -> Int {
-            guard start < bytes.count, let base = bytes.baseAddress,
-                  let found = memchr(base + start, Int32(byte), bytes.count - start) else { return bytes.count }
-            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        /// The index of the first `byte` at or after `start` and before `limit`, or `limit`.
+        func next(_ byte: UInt8, from start: Int, before limit: Int) -> Int {
+            guard start < limit, let base = bytes.baseAddress else { return limit }
+            guard let found = memchr(base + start, Int32(byte), limit - start) else {
+                searched += limit - start
+                return limit
+            }
+            let position = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            searched += position + 1 - start
+            return position
         }
         /// Moves past a string that opens at `index`, counting the lines it spans.
         func skipString(quote: UInt8) {
@@ -71,14 +83,17 @@ public enum TOMLHeaderGuard {
             index += multi ? 3 : 1
             // Only a quote, a newline and (in a basic string) a backslash matter: the scan jumps
             // to the nearest of them (a long text is crossed at memchr's speed), each found once.
+            // Each search stops where the scan will stop anyway: a one-line string at its line's
+            // end, a backslash at the next quote. Searching on to the file's end for a byte that
+            // a string does not hold made a file of many strings quadratic.
             var nextQuote = -1
             var nextNewline = -1
-            var nextBackslash = quote == 0x22 ? -1 : bytes.count
+            var nextBackslash = -1
             while index < bytes.count {
-                if nextQuote < index { nextQuote = next(quote, from: index) }
-                if nextNewline < index { nextNewline = next(0x0A, from: index) }
-                if nextBackslash < index { nextBackslash = next(0x5C, from: index) }
-                index = min(nextQuote, nextNewline, nextBackslash)
+                if nextNewline < index { nextNewline = next(0x0A, from: index, before: bytes.count) }
+                if nextQuote < index { nextQuote = next(quote, from: index, before: multi ? bytes.count : nextNewline) }
+                if quote == 0x22, nextBackslash < index { nextBackslash = next(0x5C, from: index, before: nextQuote) }
+                index = quote == 0x22 ? min(nextQuote, nextNewline, nextBackslash) : min(nextQuote, nextNewline)
                 guard let c = at(index) else { return }
                 if c == 0x0A {
                     if !multi { return }  // an unterminated string (toml++ reports it); the loop counts the line
