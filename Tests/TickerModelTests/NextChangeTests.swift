@@ -66,4 +66,20 @@ import Testing
             #expect(next.map { timeline.frame(columns: 10, at: $0 - 1).text == timeline.frame(columns: 10, at: t).text } == true)
         }
     }
+
+    @Test("a straight move's crossing, computed and checked, is the instant the search finds")
+    func computedCrossingMatchesTheSearch() {
+        var rng = SeededRandom(seed: 0x5EED)
+        for trial in 0..<400 {
+            let tape = TextSamples.tape(&rng)
+            let settings = FramePropertyTests.randomSettings(&rng)
+            let timeline = Timeline(tape: tape, settings: settings, at: Self.t0)
+            let t = Self.t0 + Int64.random(in: 0...20_000_000, using: &rng)
+            let cell = { (at: Instant) in Timeline.split(timeline.streamState(at: at).position).cell }
+            let phase = { (at: Instant) in timeline.streamPhase(at: at) }
+            let computed = ChangeSearch(cell: cell, phase: phase, position: { timeline.streamState(at: $0).position })
+            let searched = ChangeSearch(cell: cell, phase: phase)
+            #expect(computed.firstChange(after: t) == searched.firstChange(after: t), "trial \(trial) mode \(settings.mode)")
+        }
+    }
 }

@@ -13,6 +13,9 @@ struct ChangeSearch {
     let cell: (Instant) -> Int
     /// The phase that contains an instant (a phase ending at t does not contain t).
     let phase: (Instant) -> MotionPhase
+    /// The position at an instant, whose floor is ``cell``: with it a straight move's next cell
+    /// boundary is computed and checked instead of searched for. Nil: always searched.
+    var position: ((Instant) -> Double)?
 
     /// How far ahead an unbounded move is searched.
     static let horizon: Int64 = 366 * 24 * 3600 * microsecondsPerSecond
@@ -35,6 +38,9 @@ struct ChangeSearch {
                 let end = until ?? (current &+ ChangeSearch.horizon)
                 guard end > current else { return nil }
                 if monotonic {
+                    if let crossing = checkedStraightCrossing(from: current, to: end, original: original) {
+                        return crossing
+                    }
                     if cell(end) != original {
                         return bisect(from: current, to: end, original: original)
                     }
@@ -53,6 +59,36 @@ struct ChangeSearch {
             }
         }
         return current
+    }
+
+    /// Where a monotonic move from `start` crosses into another cell if it goes on at the speed it
+    /// has over its first step — the usual case, a constant speed — or nil. The answer is
+    /// checked, so it is exact whatever the motion: the cell differs at it and not a microsecond
+    /// before (a monotonic move does not come back, so it is the first change). An eased move
+    /// whose guess misses is searched as before.
+    private func checkedStraightCrossing(from start: Instant, to end: Instant, original: Int) -> Instant? {
+        guard let position else { return nil }
+        let probe = min(end, start + ChangeSearch.scanStep)
+        guard probe > start else { return nil }
+        let from = position(start)
+        let velocity = (position(probe) - from) / Double(probe - start)
+        guard velocity.isFinite, velocity != 0 else { return nil }
+        let boundary = velocity > 0 ? from.rounded(.down) + 1 : from.rounded(.down)
+        let wait = ((boundary - from) / velocity).rounded(.up)
+        guard wait.isFinite, wait >= 1, wait <= Double(end - start) else { return nil }
+        // Rounding may put the computed instant a microsecond or two off the true crossing.
+        var guess = start + Int64(wait)
+        for _ in 0..<4 {
+            if cell(guess) == original {
+                guard guess < end else { return nil }
+                guess += 1
+            } else if guess - 1 > start, cell(guess - 1) != original {
+                guess -= 1
+            } else {
+                return guess
+            }
+        }
+        return nil
     }
 
     /// Smallest instant in (low, high] whose cell differs, assuming it does at `high`.

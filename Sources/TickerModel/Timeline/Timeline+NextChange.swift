@@ -38,12 +38,14 @@ extension Timeline {
                 let motion = bounceMotion(for: current, columns: c)
                 candidate = ChangeSearch(
                     cell: { Timeline.split(motion.position(at: $0)).cell },
-                    phase: { motion.phase(at: $0) }
+                    phase: { motion.phase(at: $0) },
+                    position: { motion.position(at: $0) }
                 ).firstChange(after: t)
             } else {
                 candidate = ChangeSearch(
                     cell: { Timeline.split(self.streamState(at: $0).position).cell },
-                    phase: { self.streamPhase(at: $0) }
+                    phase: { self.streamPhase(at: $0) },
+                    position: { self.streamState(at: $0).position }
                 ).firstChange(after: t)
             }
         }
