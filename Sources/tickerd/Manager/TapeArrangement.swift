@@ -35,36 +35,57 @@ struct TapeArrangement {
     }
 
     /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each).
+    ///
+    /// Linear in the tape's length, but for joining messages: the kept ones are laid out by their
+    /// place on the tape (each id is hashed once), and sorted by priority only when a priority
+    /// changed among them.
     func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
         var place: [String: Int] = [:]
+        place.reserveCapacity(showing.count)
         for (index, id) in showing.enumerated() where place[id] == nil { place[id] = index }
-        var kept: [(item: Item, priority: Int, place: Int)] = []
+        // The index in `items` of the kept message at each place of ``showing``.
+        var keptAt = [Int](repeating: -1, count: showing.count)
         var joining: [Item] = []
-        kept.reserveCapacity(items.count)
-        for item in items {
-            let entry = entry(item)
-            if let index = place[entry.id] { kept.append((item, entry.priority, index)) } else { joining.append(item) }
+        for (index, item) in items.enumerated() {
+            if let at = place[entry(item).id] { keptAt[at] = index } else { joining.append(item) }
         }
-        kept.sort { $0.priority != $1.priority ? $0.priority > $1.priority : $0.place < $1.place }
-        let result = kept.map(\.item)
-        joining.sort { ActiveScheduleEntry.tapeOrder(entry($0), entry($1)) }
+        var result: [Item] = []
+        result.reserveCapacity(items.count)
+        var byPriority = true
+        for index in keptAt where index >= 0 {
+            if let last = result.last, entry(last).priority < entry(items[index]).priority { byPriority = false }
+            result.append(items[index])
+        }
+        if !byPriority {
+            // Stable: within a priority the tape's order stays.
+            result = result.enumerated()
+                .sorted { a, b in
+                    let (pa, pb) = (entry(a.element).priority, entry(b.element).priority)
+                    return pa != pb ? pa > pb : a.offset < b.offset
+                }
+                .map(\.element)
+        }
         guard !joining.isEmpty else { return result }
-        let anchor = joining.contains { entry($0).isUrgent } ? nil : anchor(staying: Set(result.map { entry($0).id }))
-        let anchorPriority = anchor.flatMap { id in result.first { entry($0).id == id }.map { entry($0).priority } }
+        joining.sort { ActiveScheduleEntry.tapeOrder(entry($0), entry($1)) }
+        let anchor = result.isEmpty || joining.contains { entry($0).isUrgent } ? nil : anchor(staying: { keptAt[$0] >= 0 })
+        let anchorPriority = anchor.map { entry(items[keptAt[$0]]).priority }
         let nextToAnchor = joining.filter { anchorPriority != nil && entry($0).priority == anchorPriority }
         // The others after the messages of their priority: a merge of two lists sorted by priority.
         var rest = joining.filter { anchorPriority == nil || entry($0).priority != anchorPriority }[...]
         var merged: [Item] = []
         merged.reserveCapacity(items.count)
+        var anchorIndex: Int?
+        let anchorID = anchor.map { showing[$0] }
         for item in result {
             while let next = rest.first, entry(next).priority > entry(item).priority {
                 merged.append(next)
                 rest = rest.dropFirst()
             }
+            if anchorIndex == nil, let anchorID, entry(item).id == anchorID { anchorIndex = merged.count }
             merged.append(item)
         }
         merged.append(contentsOf: rest)
-        if let anchor, !nextToAnchor.isEmpty, let at = merged.firstIndex(where: { entry($0).id == anchor }) {
+        if let at = anchorIndex, !nextToAnchor.isEmpty {
             // Before the tape's first message is after its last in the stream: at the end, when
             // the priorities allow, the messages already there keep their places.
             let index: Int
@@ -80,12 +101,12 @@ struct TapeArrangement {
         return merged
     }
 
-    /// The first message of ``showing``, from the continuing one on in the stream's order, that
-    /// is in `staying`; nil when there is no continuing message or none stays.
-    private func anchor(staying: Set<String>) -> String? {
-        guard !staying.isEmpty, let continuing = continuing(), let start = showing.firstIndex(of: continuing) else { return nil }
+    /// The place in ``showing`` of the first message, from the continuing one on in the stream's
+    /// order, that `stays` (by place); nil when there is no continuing message or none stays.
+    private func anchor(staying stays: (Int) -> Bool) -> Int? {
+        guard !showing.isEmpty, let continuing = continuing(), let start = showing.firstIndex(of: continuing) else { return nil }
         let count = showing.count
         let step = direction == .left ? 1 : count - 1
-        return (0..<count).lazy.map { showing[(start + step * $0) % count] }.first(where: staying.contains)
+        return (0..<count).lazy.map { (start + step * $0) % count }.first(where: stays)
     }
 }
