@@ -41,6 +41,14 @@ extension Timeline {
                     phase: { motion.phase(at: $0) },
                     position: { motion.position(at: $0) }
                 ).firstChange(after: t)
+            } else if pending == nil {
+                // The stream is the motion alone: the search captures it, not the whole timeline.
+                let motion = self.motion
+                candidate = ChangeSearch(
+                    cell: { Timeline.split(motion.position(at: $0)).cell },
+                    phase: { motion.phase(at: $0) },
+                    position: { motion.position(at: $0) }
+                ).firstChange(after: t)
             } else {
                 candidate = ChangeSearch(
                     cell: { Timeline.split(self.streamState(at: $0).position).cell },

@@ -10,7 +10,9 @@ enum PolybarText {
 
     /// `text` with a WORD JOINER after every `%`.
     static func neutralise(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        let percent = UInt8(ascii: "%")
+        let hasPercent = text.utf8.withContiguousStorageIfAvailable { $0.contains(percent) } ?? text.utf8.contains(percent)
+        guard hasPercent else { return text }
         var result = ""
         for scalar in text.unicodeScalars {
             result.unicodeScalars.append(scalar)
