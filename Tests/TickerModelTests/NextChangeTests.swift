@@ -27,15 +27,20 @@ import Testing
         #expect(timeline.nextChange(after: Self.t0 + 2_500_000, columns: 4) == Self.t0 + 3_111_112)
     }
 
+    /// A timeline of a random tape and settings started at `t0`, and an instant in its first 20 s.
+    static func randomTimeline(_ rng: inout SeededRandom) -> (Timeline, ChannelSettings, Instant) {
+        let tape = TextSamples.tape(&rng)
+        let settings = FramePropertyTests.randomSettings(&rng)
+        let timeline = Timeline(tape: tape, settings: settings, at: t0)
+        return (timeline, settings, t0 + Int64.random(in: 0...20_000_000, using: &rng))
+    }
+
     @Test("the returned instant is never late: the frame just before it equals the frame at t")
     func neverLate() {
         var rng = SeededRandom(seed: 0xC0FFEE)
         for trial in 0..<300 {
-            let tape = TextSamples.tape(&rng)
-            let settings = FramePropertyTests.randomSettings(&rng)
-            let timeline = Timeline(tape: tape, settings: settings, at: Self.t0)
+            let (timeline, settings, t) = Self.randomTimeline(&rng)
             let c = Int.random(in: 1...40, using: &rng)
-            let t = Self.t0 + Int64.random(in: 0...20_000_000, using: &rng)
             let now = timeline.frame(columns: c, at: t).text
             if let next = timeline.nextChange(after: t, columns: c) {
                 #expect(next > t)
@@ -71,10 +76,7 @@ import Testing
     func computedCrossingMatchesTheSearch() {
         var rng = SeededRandom(seed: 0x5EED)
         for trial in 0..<400 {
-            let tape = TextSamples.tape(&rng)
-            let settings = FramePropertyTests.randomSettings(&rng)
-            let timeline = Timeline(tape: tape, settings: settings, at: Self.t0)
-            let t = Self.t0 + Int64.random(in: 0...20_000_000, using: &rng)
+            let (timeline, settings, t) = Self.randomTimeline(&rng)
             let cell = { (at: Instant) in Timeline.split(timeline.streamState(at: at).position).cell }
             let phase = { (at: Instant) in timeline.streamPhase(at: at) }
             let computed = ChangeSearch(cell: cell, phase: phase, position: { timeline.streamState(at: $0).position })
