@@ -257,6 +257,40 @@ import TestSupport
         return count
     }
 
+    /// The ids on `screen`'s `main` tape now (the channel's `Messages` property, read with
+    /// busctl); none while the channel does not exist.
+    func onTape(_ screen: Screen) throws -> [String] {
+        let output = try ChildProcess.run("busctl", [
+            "--address=\(screen.fixture.address)", "--json=short", "get-property", "io.github.tickerd.Ticker1",
+            "/io/github/tickerd/Ticker1/channel/main", "io.github.tickerd.Ticker1.Channel", "Messages",
+        ])
+        guard output.status == 0 else { return [] }
+        let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        return json?["data"] as? [String] ?? []
+    }
+
+    /// A message published ahead of its `start` stays off the tape until then, though its lease
+    /// is renewed meanwhile: `Update` replaces the whole window, so a renewal gives the `start`
+    /// with the new `end` (a renewal of `end` alone showed it at once).
+    @Test func aScheduledMessageWaitsForItsStartThroughItsRenewals() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let screen = try Screen("lease = \"2s\"\n\n" + broker.sourceTable(clientID: "screen-a"))
+        #expect(screen.fixture.wait { screen.fixture.log.contains("in step with the broker") }, "\(screen.fixture.log)")
+        let start = Self.now() + 6_000_000
+        try broker.publish("tickerd/lobby/main/night", #"{"text": "It's night-time", "start": \#(start)}"#)
+        try converge([screen], Self.shown([("main/night", "It's night-time")]), "posted ahead")
+        // A 2 s lease is renewed every 667 ms: some seven renewals come before the start.
+        while Self.now() < start - 500_000 {  // the scenario's own schedule
+            let tape = try onTape(screen)
+            #expect(tape.isEmpty, "on the tape \((start - Self.now()) / 1000) ms before its start: \(tape)")
+            if !tape.isEmpty { break }
+            usleep(200_000)
+        }
+        #expect(try screen.fixture.wait { try onTape(screen) == ["src/fleet/main/night"] }, "shown from its start")
+        #expect(Self.now() >= start)
+    }
+
     @Test func phaseLockedScreensRenderTheSameFrameAtTheSameInstant() throws {
         let broker = try MosquittoBroker()
         try broker.start()

@@ -32,12 +32,14 @@ public final class TickerWriter {
     }
 
     /// `Update(id, changes)`: the fields of `message` that differ from `held` (all of them when
-    /// `held` is nil) and the new end.
+    /// `held` is nil) and the new end, with the message's `start` when it has one: window options
+    /// replace the whole window, so a renewal of `end` alone would show a scheduled message at once.
     func update(
         id: String, _ message: DesiredMessage, from held: DesiredMessage?, end: Int64,
         reply: @escaping (Result<Void, DBusError>) -> Void
     ) {
         var changes: [String: DBusValue] = ["end": .int64(end)]
+        if let start = message.start { changes["start"] = .int64(start) }
         if held?.text != message.text { changes["text"] = .string(message.text) }
         if held?.priority != message.priority { changes["priority"] = .int32(message.priority) }
         if held?.urgent != message.urgent { changes["urgent"] = .bool(message.urgent) }
