@@ -77,10 +77,10 @@ import Testing
         var rng = SeededRandom(seed: 0x5EED)
         for trial in 0..<400 {
             let (timeline, settings, t) = Self.randomTimeline(&rng)
-            let cell = { (at: Instant) in Timeline.split(timeline.streamState(at: at).position).cell }
-            let phase = { (at: Instant) in timeline.streamPhase(at: at) }
-            let computed = ChangeSearch(cell: cell, phase: phase, position: { timeline.streamState(at: $0).position })
-            let searched = ChangeSearch(cell: cell, phase: phase)
+            let position = { (at: Instant) in timeline.streamState(at: at).position }
+            let computed = ChangeSearch(position: position, phase: timeline.streamPhase(at:))
+            var searched = computed
+            searched.computesCrossings = false
             #expect(computed.firstChange(after: t) == searched.firstChange(after: t), "trial \(trial) mode \(settings.mode)")
         }
     }

@@ -6,16 +6,16 @@ enum MotionPhase: Equatable {
     case move(until: Instant?, monotonic: Bool)
 }
 
-/// Finds the first instant after `start` at which a cell index, as a function of time, differs from
-/// its value at `start`, walking the motion's holds and moves.
+/// Finds the first instant after `start` at which the cell shown — the floor of a position, as a
+/// function of time — differs from the cell at `start`, walking the motion's holds and moves.
 struct ChangeSearch {
-    /// The cell index shown at an instant.
-    let cell: (Instant) -> Int
+    /// The position at an instant; the cell shown is its floor.
+    let position: (Instant) -> Double
     /// The phase that contains an instant (a phase ending at t does not contain t).
     let phase: (Instant) -> MotionPhase
-    /// The position at an instant, whose floor is ``cell``: with it a straight move's next cell
-    /// boundary is computed and checked instead of searched for. Nil: always searched.
-    var position: ((Instant) -> Double)?
+    /// Whether a straight move's next cell boundary is computed (and checked) before it is
+    /// searched for. Off only to compare the two ways in tests; both give the same instant.
+    var computesCrossings = true
 
     /// How far ahead an unbounded move is searched.
     static let horizon: Int64 = 366 * 24 * 3600 * microsecondsPerSecond
@@ -24,7 +24,13 @@ struct ChangeSearch {
     /// Most phases walked before giving up (returning a conservative instant).
     static let maxPhases = 10_000
 
-    /// The first instant after `start` where `cell` differs from `cell(start)`, or nil if never.
+    /// The cell shown at an instant.
+    private func cell(_ t: Instant) -> Int {
+        Timeline.split(position(t)).cell
+    }
+
+    /// The first instant after `start` where the cell differs from the cell at `start`, or nil if
+    /// never.
     func firstChange(after start: Instant) -> Instant? {
         let original = cell(start)
         var current = start
@@ -67,7 +73,7 @@ struct ChangeSearch {
     /// before (a monotonic move does not come back, so it is the first change). An eased move
     /// whose guess misses is searched as before.
     private func checkedStraightCrossing(from start: Instant, to end: Instant, original: Int) -> Instant? {
-        guard let position else { return nil }
+        guard computesCrossings else { return nil }
         let probe = min(end, start + ChangeSearch.scanStep)
         guard probe > start else { return nil }
         let from = position(start)

@@ -36,25 +36,16 @@ extension Timeline {
                 candidate = nil
             } else if mode == .bounce {
                 let motion = bounceMotion(for: current, columns: c)
-                candidate = ChangeSearch(
-                    cell: { Timeline.split(motion.position(at: $0)).cell },
-                    phase: { motion.phase(at: $0) },
-                    position: { motion.position(at: $0) }
-                ).firstChange(after: t)
+                candidate = ChangeSearch(position: motion.position(at:), phase: motion.phase(at:))
+                    .firstChange(after: t)
             } else if pending == nil {
                 // The stream is the motion alone: the search captures it, not the whole timeline.
                 let motion = self.motion
-                candidate = ChangeSearch(
-                    cell: { Timeline.split(motion.position(at: $0)).cell },
-                    phase: { motion.phase(at: $0) },
-                    position: { motion.position(at: $0) }
-                ).firstChange(after: t)
+                candidate = ChangeSearch(position: motion.position(at:), phase: motion.phase(at:))
+                    .firstChange(after: t)
             } else {
-                candidate = ChangeSearch(
-                    cell: { Timeline.split(self.streamState(at: $0).position).cell },
-                    phase: { self.streamPhase(at: $0) },
-                    position: { self.streamState(at: $0).position }
-                ).firstChange(after: t)
+                candidate = ChangeSearch(position: { self.streamState(at: $0).position }, phase: streamPhase(at:))
+                    .firstChange(after: t)
             }
         }
         switch (soonest, candidate) {
