@@ -312,7 +312,8 @@ final class Manager {
                 let released = channel.tapeHeld ? settledAt[name] : nil
                 changeAt = [scheduledAt ?? nil, released].compactMap { $0 }.max() ?? t
             }
-            if !urgent, tape != showing, channel.timeline.pendingChangeIsInView(at: changeAt, seamColumns: reach) {
+            if !urgent, tape != showing,
+               channel.timeline.pendingChangeIsInView(at: changeAt, seamColumns: reach, narrowestViewer: narrowestViewer(channel: name)) {
                 // Applied when the change entering the view settles (a wake-up at its settle instant).
                 channel.tapeHeld = true
             } else {
