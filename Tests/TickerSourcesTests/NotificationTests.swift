@@ -52,6 +52,22 @@ import TestSupport
         #expect(try fixture.wait(.seconds(5)) { try fixture.messages(of: "notes").isEmpty })
     }
 
+    @Test func aLongOrBidiMarkedNotificationIsShownNotRefused() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        // A build log of 5000 characters: over tickerd's 4096, so it is cut, not lost.
+        _ = try notifySend(fixture, ["-a", "CI", "Build failed", String(repeating: "e", count: 5000)])
+        // Chat clients wrap user names in bidi isolates, which tickerd refuses.
+        _ = try notifySend(fixture, ["-a", "Chat", "\u{2068}Ann\u{2069}", "says \u{200E}hi"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 }, "\(fixture.log)")
+        let texts = try fixture.messages(of: "notes").map(\.text)
+        #expect(texts.contains("Chat: Ann / says hi"))
+        let long = try #require(texts.first { $0.hasPrefix("CI: Build failed / eee") })
+        #expect(long.count == 4096 && long.hasSuffix("e…"))
+        #expect(!fixture.log.contains("refused"))
+    }
+
     @Test func gdbusSeesTheSpecMethodsAndSignals() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()
