@@ -63,6 +63,39 @@ import TestSupport
         #expect(try fixture.wait { try fixture.messages(of: "cal").map(\.text) == ["It's Johnny's birthday!"] })
     }
 
+    @Test func allDayEventsNameTheirFirstAndLastDay() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let path = files.file("cal.ics")
+        let today = Date()
+        let day = 86_400.0
+        // A one-day birthday (DTEND the next day, as RFC 5545 writes it) and a three-day trip.
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tickerd//tests//EN",
+            "BEGIN:VEVENT", "UID:birthday", "DTSTART;VALUE=DATE:\(Self.stamp(today, dateOnly: true))",
+            "DTEND;VALUE=DATE:\(Self.stamp(today + day, dateOnly: true))", "SUMMARY:Johnny's birthday", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:trip", "DTSTART;VALUE=DATE:\(Self.stamp(today, dateOnly: true))",
+            "DTEND;VALUE=DATE:\(Self.stamp(today + 3 * day, dateOnly: true))", "SUMMARY:Trip", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            timezone = "UTC"
+            template = "{summary} {start} to {end}"
+            """)
+        try fixture.startService()
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withFullDate]
+        let first = iso.string(from: today)
+        let last = iso.string(from: today + 2 * day)
+        #expect(try fixture.wait {
+            try fixture.messages(of: "cal").map(\.text).sorted()
+                == ["Johnny's birthday \(first) to \(first)", "Trip \(first) to \(last)"]
+        }, "\(fixture.log)")
+    }
+
     @Test func theNewestFeedItemsAreMessagesWithTheirLinks() throws {
         let folder = try TemporaryDirectory(prefix: "feed-source")
         let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"

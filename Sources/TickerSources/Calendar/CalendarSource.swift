@@ -194,7 +194,9 @@ public final class CalendarSource: ItemSource {
                       "description": occurrence.description ?? ""]
         if let days = occurrence.days {
             fields["start"] = days.lowerBound.description
-            fields["end"] = days.upperBound.description
+            // Its last day: DTEND of an all-day event is the day after it (RFC 5545), which
+            // would show a birthday as lasting two days.
+            fields["end"] = days.upperBound.previous.description
             fields["date"] = days.lowerBound.description
         } else {
             fields["start"] = start.time(occurrence.start)
