@@ -162,7 +162,7 @@ public final class CalendarSource: ItemSource {
         switch result {
         case .success(.notModified):
             break
-        case let .success(.modified(data, newValidators, _)):
+        case let .success(.modified(data, newValidators, _, _)):
             validators = newValidators
             take(String(decoding: data, as: UTF8.self), from: url.absoluteString)
         case let .failure(error):
