@@ -96,6 +96,33 @@ import TestSupport
         }, "\(fixture.log)")
     }
 
+    @Test func aWindows1252CalendarIsReadAndAnUnreadableFileSaysWhy() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let now = Date()
+        // An older program's export: "Café" in Windows-1252 (0xE9), not UTF-8.
+        var latin = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:cafe\r\n".utf8)
+        latin += Data("DTSTART:\(Self.stamp(now - 3600))\r\nDTEND:\(Self.stamp(now + 3600))\r\nSUMMARY:Caf".utf8)
+        latin += Data([0xE9]) + Data(" open\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        try latin.write(to: URL(fileURLWithPath: files.file("latin.ics")))
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "latin"
+            type = "calendar"
+            file = "\(files.file("latin.ics"))"
+            template = "{summary}"
+
+            [[source]]
+            name = "folder"
+            type = "calendar"
+            file = "\(files.path)"
+            template = "{summary}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "latin").map(\.text) == ["Café open"] }, "\(fixture.log)")
+        #expect(fixture.log.contains("latin.ics: line 8 is not UTF-8"), "\(fixture.log)")
+        #expect(fixture.wait { fixture.log.contains("cannot read \(files.path): Is a directory") }, "\(fixture.log)")
+    }
+
     @Test func theNewestFeedItemsAreMessagesWithTheirLinks() throws {
         let folder = try TemporaryDirectory(prefix: "feed-source")
         let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"

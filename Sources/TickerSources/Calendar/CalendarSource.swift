@@ -124,14 +124,15 @@ public final class CalendarSource: ItemSource {
 
     private func load(_ path: String) {
         do {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            take(text, from: path)
+            take(try LocalFile.contents(of: path), from: path)
         } catch {
-            report("cannot read \(path): \((error as NSError).localizedDescription)")
+            report("\(error); keeping the last good calendar")
         }
     }
 
-    private func take(_ text: String, from origin: String) {
+    private func take(_ data: Data, from origin: String) {
+        let (text, encodingProblem) = CalendarBytes.text(of: data)
+        if let encodingProblem { context?.logger.warning("\(origin): \(encodingProblem)") }
         do {
             let parsed = try ICalendar(parsing: text)
             for warning in parsed.warnings { context?.logger.warning("\(origin): \(warning)") }
@@ -164,7 +165,7 @@ public final class CalendarSource: ItemSource {
             break
         case let .success(.modified(data, newValidators, _, _)):
             validators = newValidators
-            take(String(decoding: data, as: UTF8.self), from: url.absoluteString)
+            take(data, from: url.absoluteString)
         case let .failure(error):
             report("\(error.message); keeping the last good calendar")
         }
