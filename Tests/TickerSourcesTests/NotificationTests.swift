@@ -68,6 +68,23 @@ import TestSupport
         #expect(!fixture.log.contains("refused"))
     }
 
+    @Test func aFixedReplacesIDShowsOneMessage() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        // A volume key script: every press sends `notify-send -r 4242`, whether or not the last
+        // one is still shown.
+        for level in ["50%", "55%", "60%"] {
+            #expect(try notifySend(fixture, ["-p", "-r", "4242", "-a", "Volume", "Volume", level]) == "4242")
+        }
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Volume: Volume / 60%"] })
+        #expect(try fixture.messages(of: "notes").map(\.id) == ["src/notes/4242"])
+        // New notifications still get ids of their own, never one in use.
+        let other = try notifySend(fixture, ["-p", "-a", "Mail", "New mail", "Ann"])
+        #expect(other != "4242")
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 })
+    }
+
     @Test func gdbusSeesTheSpecMethodsAndSignals() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()

@@ -9,7 +9,8 @@ import TOMLConfig
 /// - when another server owns the name, it says so once and does nothing else (no object, no
 ///   messages);
 /// - `expire_timeout` becomes the message's end (−1: the configured default; 0: until closed),
-///   urgency critical makes it urgent, `replaces_id` updates that notification in place;
+///   urgency critical makes it urgent, `replaces_id` updates that notification in place (and
+///   names the new one when no notification has that id), and `Notify` returns it;
 /// - summaries and bodies are shown as plain text (markup stripped, whitespace made single);
 /// - a notification ends with `NotificationClosed`: 1 expired, 2 dismissed (activated), 3 closed
 ///   by `CloseNotification`; activating a message invokes the notification's `default` action.
@@ -163,9 +164,14 @@ public final class NotificationServer: ItemSource {
             actions: stride(from: 0, to: actions.count - actions.count % 2, by: 2).map { actions[$0] },
             expires: expires, sender: call.sender)
         let id: UInt32
-        if replaces != 0, notifications[replaces] != nil {
+        if replaces != 0 {
+            // The spec returns replaces_id itself; one that is not (or no longer) shown is taken
+            // as the new notification's id (as dunst does), so a script that updates a volume
+            // notification with a fixed `notify-send -r 4242` shows one message, not one a press.
             id = replaces
+            if notifications[id] == nil { order.append(id) }
         } else {
+            while notifications[nextID] != nil { nextID = nextID == UInt32.max ? 1 : nextID + 1 }
             id = nextID
             nextID = nextID == UInt32.max ? 1 : nextID + 1
             order.append(id)
