@@ -93,6 +93,18 @@ import TestSupport
                      "--object-path", "/org/freedesktop/Notifications", "--method"]
         let capabilities = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
         #expect(capabilities.contains("'body'") && capabilities.contains("'actions'"))
+        // The body's markup is read (tags removed, entities decoded), so the server says so: a
+        // client that follows the spec then escapes a literal '<' as &lt; rather than sending
+        // plain text whose "<ann@example.org>" would be taken for a tag and lost.
+        #expect(capabilities.contains("'body-markup'"))
+        let escaped = try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "Mail", "0", "", "New mail",
+            "From Ann &lt;ann@example.org&gt; &amp; Bob", "[]", "{}", "5000",
+        ])
+        let escapedID = try #require(escaped.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Mail: New mail / From Ann <ann@example.org> & Bob"] })
+        try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.CloseNotification", escapedID])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
         let information = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetServerInformation"])
         #expect(information.contains("'tickerd-sources'") && information.contains("'1.2'"))
 

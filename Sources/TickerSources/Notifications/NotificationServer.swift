@@ -101,7 +101,9 @@ public final class NotificationServer: ItemSource {
             Self.busName,
             methods: [
                 Method("GetCapabilities", out: [Argument("capabilities", .array(.string))]) { _ in
-                    [.stringArray(["actions", "body"])]
+                    // body-markup: bodies are read as markup (tags removed, entities decoded),
+                    // so clients escape a literal '<' or '&' instead of sending it bare.
+                    [.stringArray(["actions", "body", "body-markup"])]
                 },
                 Method(
                     "Notify",
