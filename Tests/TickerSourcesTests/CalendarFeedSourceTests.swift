@@ -96,6 +96,32 @@ import TestSupport
         }, "\(fixture.log)")
     }
 
+    @Test func twoEventsWithoutUIDOnOneDayAreTwoMessages() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let path = files.file("cal.ics")
+        let today = Self.stamp(Date(), dateOnly: true)
+        // Written by hand: no UIDs, two birthdays on the same day.
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//hand//EN",
+            "BEGIN:VEVENT", "DTSTART;VALUE=DATE:\(today)", "SUMMARY:Johnny's birthday", "END:VEVENT",
+            "BEGIN:VEVENT", "DTSTART;VALUE=DATE:\(today)", "SUMMARY:Mary's birthday", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            timezone = "UTC"
+            template = "It's {summary}!"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait {
+            try fixture.messages(of: "cal").map(\.text).sorted() == ["It's Johnny's birthday!", "It's Mary's birthday!"]
+        }, "\(fixture.log)")
+        #expect(!fixture.log.contains("same key"), "\(fixture.log)")
+    }
+
     @Test func aWindows1252CalendarIsReadAndAnUnreadableFileSaysWhy() throws {
         let files = try TemporaryDirectory(prefix: "calendar-source")
         let now = Date()

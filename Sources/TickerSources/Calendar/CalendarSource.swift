@@ -206,7 +206,10 @@ public final class CalendarSource: ItemSource {
         }
         let link = occurrence.url.flatMap { LinkURI.problem($0) == nil ? $0 : nil }
         let end = occurrence.start == occurrence.end ? occurrence.start + 60_000_000 : occurrence.end
-        return SourceItem(key: "\(occurrence.uid)@\(occurrence.recurrenceID / 1_000_000)", fields: fields, link: link,
+        // RFC 5545 wants a UID, but a hand-written file may have none: such an event is known by
+        // its summary, so two of them on the same day (two birthdays) are two messages.
+        let identity = occurrence.uid.isEmpty ? "no-uid:\(occurrence.summary ?? "")" : occurrence.uid
+        return SourceItem(key: "\(identity)@\(occurrence.recurrenceID / 1_000_000)", fields: fields, link: link,
                           expires: end)
     }
 
