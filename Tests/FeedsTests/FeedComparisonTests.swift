@@ -9,8 +9,8 @@ import SourceFetch
 /// plain-text titles (entities, CDATA, HTML in titles), links (relative ones resolved against
 /// xml:base and the feed's address), dates (RFC 822 with zone names, RFC 3339, missing ones),
 /// namespaced elements ignored or used (dc:date), and documents in ISO-8859-1 and Windows-1252
-/// (named by the XML declaration or by the HTTP charset), and a feed behind a redirect (links
-/// relative to where it was found).
+/// (named by the XML declaration or by the HTTP charset), a feed behind a redirect (links
+/// relative to where it was found), and items without a title (shown by their description).
 @Suite struct FeedComparisonTests {
     static let feeds = [
         "news-rss2.xml", "blog-atom.xml", "microblog.json",
@@ -19,6 +19,8 @@ import SourceFetch
         "latin1-rss2.xml", "cp1252-atom.xml", "http-charset-rss2.xml",
         // Moved: a 301 to archive/2026/moved-rss2.xml, whose relative links resolve there.
         "moved-rss2.xml",
+        // A microblog's posts (Mastodon): items without a title, shown by their description.
+        "microblog-rss2.xml",
     ]
 
     struct Row: Hashable, CustomStringConvertible {
