@@ -68,7 +68,7 @@ import TestSupport
         #expect(!fixture.log.contains("refused"))
     }
 
-    @Test func aFixedReplacesIDShowsOneMessage() throws {
+    @Test func aFixedReplacesIDOrAStackTagShowsOneMessage() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()
         try Self.waitForServer(fixture)
@@ -83,6 +83,20 @@ import TestSupport
         let other = try notifySend(fixture, ["-p", "-a", "Mail", "New mail", "Ann"])
         #expect(other != "4242")
         #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 })
+
+        // Other scripts send a stack tag instead (dunst's, or notify-osd's synchronous hint): the
+        // app's notification with that tag is replaced; another app's tag is its own.
+        var ids: Set<String> = []
+        for level in ["10%", "20%"] {
+            ids.insert(try notifySend(fixture, ["-p", "-a", "Light", "-h", "string:x-dunst-stack-tag:level", "Brightness", level]))
+        }
+        ids.insert(try notifySend(fixture, ["-p", "-a", "Light", "-h", "string:x-canonical-private-synchronous:level", "Brightness", "30%"]))
+        #expect(ids.count == 1)
+        _ = try notifySend(fixture, ["-p", "-a", "Sound", "-h", "string:x-dunst-stack-tag:level", "Volume", "70%"])
+        #expect(try fixture.wait {
+            try fixture.messages(of: "notes").map(\.text).sorted()
+                == ["Light: Brightness / 30%", "Mail: New mail / Ann", "Sound: Volume / 70%", "Volume: Volume / 60%"]
+        }, "\(fixture.log)")
     }
 
     @Test func gdbusSeesTheSpecMethodsAndSignals() throws {
