@@ -144,7 +144,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TickerSourcesTests",
-            dependencies: ["TickerSources", "TOMLConfig", "tickerd-sources", "tickerd", "TestSupport", "DBus"],
+            dependencies: ["TickerSources", "TickerModel", "TOMLConfig", "tickerd-sources", "tickerd", "TestSupport", "DBus"],
             swiftSettings: strictSettings
         ),
 

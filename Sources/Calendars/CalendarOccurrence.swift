@@ -21,6 +21,17 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
+    /// The day before this one (proleptic Gregorian calendar): an all-day event's last day is
+    /// the day before its exclusive end.
+    public var previous: CalendarDay {
+        if day > 1 { return CalendarDay(year: year, month: month, day: day - 1) }
+        let month = self.month == 1 ? 12 : self.month - 1
+        let year = self.month == 1 ? self.year - 1 : self.year
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return CalendarDay(year: year, month: month, day: lengths[month - 1])
+    }
+
     /// ISO 8601, `YYYY-MM-DD`.
     public var description: String {
         func pad(_ value: Int, _ width: Int) -> String {

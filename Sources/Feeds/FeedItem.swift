@@ -4,7 +4,8 @@ import TickerModel
 public struct FeedItem: Sendable, Hashable {
     /// The entry's own id (RSS `guid`, Atom `id`, JSON Feed `id`), or nil when it has none.
     public let id: String?
-    /// The title as plain text: markup removed, entities decoded, white space collapsed.
+    /// The title as plain text: markup removed, entities decoded, white space collapsed; an entry
+    /// without a title gives its description (RSS), summary (Atom) or content (JSON Feed) instead.
     public let title: String
     /// The absolute link to the entry (relative links resolved against `xml:base` and the feed's
     /// address), or nil.

@@ -9,7 +9,7 @@ import TickerModel
 /// items stay until `ttl` after the last success, so a broken or unreachable feed fades out
 /// rather than blinking away.
 public struct FeedSubscription: Sendable {
-    /// The feed's address (relative links resolve against it).
+    /// The feed's address (relative links resolve against where it led after redirects).
     public let url: URL
     /// How long items stay after the last successful fetch or 304.
     public let ttl: Int64
@@ -35,9 +35,11 @@ public struct FeedSubscription: Sendable {
         case .success(.notModified):
             lastGood = now
             return nil
-        case let .success(.modified(data, newValidators, charset)):
+        case let .success(.modified(data, newValidators, charset, location)):
             do {
-                let feed = try Feed(parsing: data, baseURL: url, charset: charset)
+                // Relative links resolve against where the feed was found after redirects
+                // (a blog that moved its feed), as feedparser does.
+                let feed = try Feed(parsing: data, baseURL: location, charset: charset)
                 items = feed.items
                 title = feed.title
                 validators = newValidators

@@ -35,8 +35,12 @@ enum XMLFeedReader {
                 link = id
             }
             let dateText = item.child("pubDate")?.text ?? item.child("date", in: dublinCore)?.text
-            return FeedItem(id: id, title: PlainText.fromHTML(item.child("title")?.text ?? ""), link: link,
-                            date: dateText.flatMap(FeedDate.parse))
+            // An item without a title (a Mastodon post, a microblog) is its description, as
+            // RSS 2.0 allows ("all elements of an item are optional … at least one of title or
+            // description must be present") and feedparser's users read it.
+            var title = PlainText.fromHTML(item.child("title")?.text ?? "")
+            if title.isEmpty { title = PlainText.fromHTML(item.child("description")?.text ?? "") }
+            return FeedItem(id: id, title: title, link: link, date: dateText.flatMap(FeedDate.parse))
         }
         return Feed(format: .rss, title: PlainText.fromHTML(channel.child("title")?.text ?? ""), items: entries)
     }
@@ -49,8 +53,10 @@ enum XMLFeedReader {
             let link = alternate.flatMap { element in element.attributes["href"].map { element.resolve($0, against: baseURL) } }
             let id = entry.child("id", in: atom)?.text.trimmingCharacters(in: .whitespacesAndNewlines)
             let dateText = entry.child("published", in: atom)?.text ?? entry.child("updated", in: atom)?.text
-            return FeedItem(id: id.flatMap { $0.isEmpty ? nil : $0 }, title: atomText(entry.child("title", in: atom)),
-                            link: link, date: dateText.flatMap(FeedDate.parse))
+            var title = atomText(entry.child("title", in: atom))
+            if title.isEmpty { title = atomText(entry.child("summary", in: atom) ?? entry.child("content", in: atom)) }
+            return FeedItem(id: id.flatMap { $0.isEmpty ? nil : $0 }, title: title, link: link,
+                            date: dateText.flatMap(FeedDate.parse))
         }
         return Feed(format: .atom, title: atomText(feed.child("title", in: atom)), items: entries)
     }

@@ -20,9 +20,10 @@ public struct HTTPValidators: Sendable, Equatable {
 
 /// The answer to a conditional GET.
 public enum HTTPFetchOutcome: Sendable, Equatable {
-    /// 200: the body, the validators for the next request, and the `charset` parameter of
-    /// the answer's Content-Type (nil when it has none).
-    case modified(Data, HTTPValidators, charset: String?)
+    /// 200: the body, the validators for the next request, the `charset` parameter of the
+    /// answer's Content-Type (nil when it has none), and the URL the body came from once
+    /// redirects were followed (the base its relative links resolve against).
+    case modified(Data, HTTPValidators, charset: String?, from: URL)
     /// 304: what was fetched before is still current.
     case notModified
 }
@@ -72,7 +73,7 @@ public struct ConditionalFetcher: Sendable {
         return URLSession(configuration: configuration)
     }()
 
-    /// GETs the URL, conditional on `validators`; 200 gives `.modified`, 304 `.notModified`,
+    /// GETs the URL (following redirects), conditional on `validators`; 200 gives `.modified`, 304 `.notModified`,
     /// anything else (another status, a transport error, a body over `maximumBytes`) throws.
     public func fetch(with validators: HTTPValidators) async throws(HTTPFetchError) -> HTTPFetchOutcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
@@ -98,7 +99,8 @@ public struct ConditionalFetcher: Sendable {
             }
             return .modified(data, HTTPValidators(etag: http.value(forHTTPHeaderField: "ETag"),
                                                   lastModified: http.value(forHTTPHeaderField: "Last-Modified")),
-                             charset: Self.charset(ofContentType: http.value(forHTTPHeaderField: "Content-Type")))
+                             charset: Self.charset(ofContentType: http.value(forHTTPHeaderField: "Content-Type")),
+                             from: http.url ?? url)
         default:
             throw HTTPFetchError("\(url.absoluteString): HTTP \(http.statusCode) "
                 + HTTPURLResponse.localizedString(forStatusCode: http.statusCode))

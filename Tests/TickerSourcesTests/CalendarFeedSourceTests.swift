@@ -63,6 +63,92 @@ import TestSupport
         #expect(try fixture.wait { try fixture.messages(of: "cal").map(\.text) == ["It's Johnny's birthday!"] })
     }
 
+    @Test func allDayEventsNameTheirFirstAndLastDay() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let path = files.file("cal.ics")
+        let today = Date()
+        let day = 86_400.0
+        // A one-day birthday (DTEND the next day, as RFC 5545 writes it) and a three-day trip.
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//tickerd//tests//EN",
+            "BEGIN:VEVENT", "UID:birthday", "DTSTART;VALUE=DATE:\(Self.stamp(today, dateOnly: true))",
+            "DTEND;VALUE=DATE:\(Self.stamp(today + day, dateOnly: true))", "SUMMARY:Johnny's birthday", "END:VEVENT",
+            "BEGIN:VEVENT", "UID:trip", "DTSTART;VALUE=DATE:\(Self.stamp(today, dateOnly: true))",
+            "DTEND;VALUE=DATE:\(Self.stamp(today + 3 * day, dateOnly: true))", "SUMMARY:Trip", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            timezone = "UTC"
+            template = "{summary} {start} to {end}"
+            """)
+        try fixture.startService()
+        let iso = ISO8601DateFormatter()
+        iso.formatOptions = [.withFullDate]
+        let first = iso.string(from: today)
+        let last = iso.string(from: today + 2 * day)
+        #expect(try fixture.wait {
+            try fixture.messages(of: "cal").map(\.text).sorted()
+                == ["Johnny's birthday \(first) to \(first)", "Trip \(first) to \(last)"]
+        }, "\(fixture.log)")
+    }
+
+    @Test func twoEventsWithoutUIDOnOneDayAreTwoMessages() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let path = files.file("cal.ics")
+        let today = Self.stamp(Date(), dateOnly: true)
+        // Written by hand: no UIDs, two birthdays on the same day.
+        try [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//hand//EN",
+            "BEGIN:VEVENT", "DTSTART;VALUE=DATE:\(today)", "SUMMARY:Johnny's birthday", "END:VEVENT",
+            "BEGIN:VEVENT", "DTSTART;VALUE=DATE:\(today)", "SUMMARY:Mary's birthday", "END:VEVENT",
+            "END:VCALENDAR", "",
+        ].joined(separator: "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            timezone = "UTC"
+            template = "It's {summary}!"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait {
+            try fixture.messages(of: "cal").map(\.text).sorted() == ["It's Johnny's birthday!", "It's Mary's birthday!"]
+        }, "\(fixture.log)")
+        #expect(!fixture.log.contains("same key"), "\(fixture.log)")
+    }
+
+    @Test func aWindows1252CalendarIsReadAndAnUnreadableFileSaysWhy() throws {
+        let files = try TemporaryDirectory(prefix: "calendar-source")
+        let now = Date()
+        // An older program's export: "Café" in Windows-1252 (0xE9), not UTF-8.
+        var latin = Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:x\r\nBEGIN:VEVENT\r\nUID:cafe\r\n".utf8)
+        latin += Data("DTSTART:\(Self.stamp(now - 3600))\r\nDTEND:\(Self.stamp(now + 3600))\r\nSUMMARY:Caf".utf8)
+        latin += Data([0xE9]) + Data(" open\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+        try latin.write(to: URL(fileURLWithPath: files.file("latin.ics")))
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "latin"
+            type = "calendar"
+            file = "\(files.file("latin.ics"))"
+            template = "{summary}"
+
+            [[source]]
+            name = "folder"
+            type = "calendar"
+            file = "\(files.path)"
+            template = "{summary}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "latin").map(\.text) == ["Café open"] }, "\(fixture.log)")
+        #expect(fixture.log.contains("latin.ics: line 8 is not UTF-8"), "\(fixture.log)")
+        #expect(fixture.wait { fixture.log.contains("cannot read \(files.path): Is a directory") }, "\(fixture.log)")
+    }
+
     @Test func theNewestFeedItemsAreMessagesWithTheirLinks() throws {
         let folder = try TemporaryDirectory(prefix: "feed-source")
         let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"

@@ -65,6 +65,8 @@ import TestSupport
     @Test func aRefusedMessageIsLoggedOnceAndTheOtherSourcesCarryOn() throws {
         let files = try TemporaryDirectory(prefix: "command-source")
         let runs = files.file("runs")
+        // The service cuts a text to tickerd's default 4096 characters; a tickerd configured
+        // for less still refuses it.
         let fixture = try SourcesFixture(sources: """
             lease = "1s"
 
@@ -81,7 +83,7 @@ import TestSupport
             command = "echo fine"
             interval = "1s"
             template = "{output}"
-            """)
+            """, daemonConfig: "[limits]\nmessage-length = 100\n")
         try fixture.startService()
         #expect(try fixture.wait { try fixture.messages(of: "fine").map(\.text) == ["fine"] })
         #expect(fixture.wait { fixture.log.contains("source=huge") && fixture.log.contains("tickerd refused the message") })

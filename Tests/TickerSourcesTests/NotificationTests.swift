@@ -52,6 +52,53 @@ import TestSupport
         #expect(try fixture.wait(.seconds(5)) { try fixture.messages(of: "notes").isEmpty })
     }
 
+    @Test func aLongOrBidiMarkedNotificationIsShownNotRefused() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        // A build log of 5000 characters: over tickerd's 4096, so it is cut, not lost.
+        _ = try notifySend(fixture, ["-a", "CI", "Build failed", String(repeating: "e", count: 5000)])
+        // Chat clients wrap user names in bidi isolates, which tickerd refuses.
+        _ = try notifySend(fixture, ["-a", "Chat", "\u{2068}Ann\u{2069}", "says \u{200E}hi"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 }, "\(fixture.log)")
+        let texts = try fixture.messages(of: "notes").map(\.text)
+        #expect(texts.contains("Chat: Ann / says hi"))
+        let long = try #require(texts.first { $0.hasPrefix("CI: Build failed / eee") })
+        #expect(long.count == 4096 && long.hasSuffix("e…"))
+        #expect(!fixture.log.contains("refused"))
+    }
+
+    @Test func aFixedReplacesIDOrAStackTagShowsOneMessage() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        // A volume key script: every press sends `notify-send -r 4242`, whether or not the last
+        // one is still shown.
+        for level in ["50%", "55%", "60%"] {
+            #expect(try notifySend(fixture, ["-p", "-r", "4242", "-a", "Volume", "Volume", level]) == "4242")
+        }
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Volume: Volume / 60%"] })
+        #expect(try fixture.messages(of: "notes").map(\.id) == ["src/notes/4242"])
+        // New notifications still get ids of their own, never one in use.
+        let other = try notifySend(fixture, ["-p", "-a", "Mail", "New mail", "Ann"])
+        #expect(other != "4242")
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 })
+
+        // Other scripts send a stack tag instead (dunst's, or notify-osd's synchronous hint): the
+        // app's notification with that tag is replaced; another app's tag is its own.
+        var ids: Set<String> = []
+        for level in ["10%", "20%"] {
+            ids.insert(try notifySend(fixture, ["-p", "-a", "Light", "-h", "string:x-dunst-stack-tag:level", "Brightness", level]))
+        }
+        ids.insert(try notifySend(fixture, ["-p", "-a", "Light", "-h", "string:x-canonical-private-synchronous:level", "Brightness", "30%"]))
+        #expect(ids.count == 1)
+        _ = try notifySend(fixture, ["-p", "-a", "Sound", "-h", "string:x-dunst-stack-tag:level", "Volume", "70%"])
+        #expect(try fixture.wait {
+            try fixture.messages(of: "notes").map(\.text).sorted()
+                == ["Light: Brightness / 30%", "Mail: New mail / Ann", "Sound: Volume / 70%", "Volume: Volume / 60%"]
+        }, "\(fixture.log)")
+    }
+
     @Test func gdbusSeesTheSpecMethodsAndSignals() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()
@@ -60,6 +107,18 @@ import TestSupport
                      "--object-path", "/org/freedesktop/Notifications", "--method"]
         let capabilities = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetCapabilities"])
         #expect(capabilities.contains("'body'") && capabilities.contains("'actions'"))
+        // The body's markup is read (tags removed, entities decoded), so the server says so: a
+        // client that follows the spec then escapes a literal '<' as &lt; rather than sending
+        // plain text whose "<ann@example.org>" would be taken for a tag and lost.
+        #expect(capabilities.contains("'body-markup'"))
+        let escaped = try fixture.ok("gdbus", gdbus + [
+            "org.freedesktop.Notifications.Notify", "Mail", "0", "", "New mail",
+            "From Ann &lt;ann@example.org&gt; &amp; Bob", "[]", "{}", "5000",
+        ])
+        let escapedID = try #require(escaped.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Mail: New mail / From Ann <ann@example.org> & Bob"] })
+        try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.CloseNotification", escapedID])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
         let information = try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.GetServerInformation"])
         #expect(information.contains("'tickerd-sources'") && information.contains("'1.2'"))
 

@@ -12,8 +12,9 @@ final class SourcesFixture: @unchecked Sendable {
     var address: String { daemon.bus.address }
     var configPath: String { directory.file("sources.toml") }
 
-    init(sources: String) throws {
-        daemon = try TickerdProcess()
+    /// Starts tickerd (with `daemonConfig` as its tickerd.toml) and writes `sources` as sources.toml.
+    init(sources: String, daemonConfig: String = "") throws {
+        daemon = try TickerdProcess(config: daemonConfig)
         directory = try TemporaryDirectory(prefix: "tickerd-sources")
         try sources.write(toFile: directory.file("sources.toml"), atomically: true, encoding: .utf8)
     }

@@ -124,14 +124,15 @@ public final class CalendarSource: ItemSource {
 
     private func load(_ path: String) {
         do {
-            let text = try String(contentsOfFile: path, encoding: .utf8)
-            take(text, from: path)
+            take(try LocalFile.contents(of: path), from: path)
         } catch {
-            report("cannot read \(path): \((error as NSError).localizedDescription)")
+            report("\(error); keeping the last good calendar")
         }
     }
 
-    private func take(_ text: String, from origin: String) {
+    private func take(_ data: Data, from origin: String) {
+        let (text, encodingProblem) = CalendarBytes.text(of: data)
+        if let encodingProblem { context?.logger.warning("\(origin): \(encodingProblem)") }
         do {
             let parsed = try ICalendar(parsing: text)
             for warning in parsed.warnings { context?.logger.warning("\(origin): \(warning)") }
@@ -162,9 +163,9 @@ public final class CalendarSource: ItemSource {
         switch result {
         case .success(.notModified):
             break
-        case let .success(.modified(data, newValidators, _)):
+        case let .success(.modified(data, newValidators, _, _)):
             validators = newValidators
-            take(String(decoding: data, as: UTF8.self), from: url.absoluteString)
+            take(data, from: url.absoluteString)
         case let .failure(error):
             report("\(error.message); keeping the last good calendar")
         }
@@ -194,7 +195,9 @@ public final class CalendarSource: ItemSource {
                       "description": occurrence.description ?? ""]
         if let days = occurrence.days {
             fields["start"] = days.lowerBound.description
-            fields["end"] = days.upperBound.description
+            // Its last day: DTEND of an all-day event is the day after it (RFC 5545), which
+            // would show a birthday as lasting two days.
+            fields["end"] = days.upperBound.previous.description
             fields["date"] = days.lowerBound.description
         } else {
             fields["start"] = start.time(occurrence.start)
@@ -203,7 +206,10 @@ public final class CalendarSource: ItemSource {
         }
         let link = occurrence.url.flatMap { LinkURI.problem($0) == nil ? $0 : nil }
         let end = occurrence.start == occurrence.end ? occurrence.start + 60_000_000 : occurrence.end
-        return SourceItem(key: "\(occurrence.uid)@\(occurrence.recurrenceID / 1_000_000)", fields: fields, link: link,
+        // RFC 5545 wants a UID, but a hand-written file may have none: such an event is known by
+        // its summary, so two of them on the same day (two birthdays) are two messages.
+        let identity = occurrence.uid.isEmpty ? "no-uid:\(occurrence.summary ?? "")" : occurrence.uid
+        return SourceItem(key: "\(identity)@\(occurrence.recurrenceID / 1_000_000)", fields: fields, link: link,
                           expires: end)
     }
 

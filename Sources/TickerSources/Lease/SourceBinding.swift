@@ -41,7 +41,9 @@ public struct SourceBinding: Hashable, Sendable {
         return idPrefix + "#" + Self.fnv1a(key)
     }
 
-    /// The message `item` becomes, or nil when its form has no template.
+    /// The message `item` becomes, or nil when its form has no template or its text is empty. The
+    /// text is made one tickerd takes under its default limits (``TickerText``): cut to 4096
+    /// characters with `…`, bidi controls dropped, so a long or marked-up item is shown, not refused.
     public func message(for item: SourceItem) -> DesiredMessage? {
         let template: MessageTemplate
         if let form = item.form {
@@ -50,7 +52,7 @@ public struct SourceBinding: Hashable, Sendable {
         } else {
             template = self.template
         }
-        let text = template.render(item.fields)
+        let text = TickerText.fitted(template.render(item.fields))
         guard !text.isEmpty else { return nil }
         return DesiredMessage(
             channel: item.channel ?? channel, text: text, priority: item.priority ?? priority,

@@ -9,7 +9,10 @@ import TOMLConfig
 /// - when another server owns the name, it says so once and does nothing else (no object, no
 ///   messages);
 /// - `expire_timeout` becomes the message's end (−1: the configured default; 0: until closed),
-///   urgency critical makes it urgent, `replaces_id` updates that notification in place;
+///   urgency critical makes it urgent, `replaces_id` updates that notification in place (and
+///   names the new one when no notification has that id), and `Notify` returns it; a stack tag
+///   hint (`x-dunst-stack-tag`, `x-canonical-private-synchronous`) replaces the app's notification
+///   with that tag;
 /// - summaries and bodies are shown as plain text (markup stripped, whitespace made single);
 /// - a notification ends with `NotificationClosed`: 1 expired, 2 dismissed (activated), 3 closed
 ///   by `CloseNotification`; activating a message invokes the notification's `default` action.
@@ -27,7 +30,14 @@ public final class NotificationServer: ItemSource {
         var actions: [String]
         var expires: Int64?
         var sender: String?
+        /// Its stack tag (`x-dunst-stack-tag`, `x-canonical-private-synchronous`): a later
+        /// notification of the same app and tag replaces it.
+        var tag: String?
     }
+
+    /// The hints that name a stack tag, as dunst and notify-osd read them (volume and brightness
+    /// scripts send one instead of a `replaces_id`).
+    static let stackTagHints = ["x-dunst-stack-tag", "x-canonical-private-synchronous", "synchronous", "private-synchronous"]
 
     private var context: SourceContext?
     private var notifications: [UInt32: Notification] = [:]
@@ -100,7 +110,9 @@ public final class NotificationServer: ItemSource {
             Self.busName,
             methods: [
                 Method("GetCapabilities", out: [Argument("capabilities", .array(.string))]) { _ in
-                    [.stringArray(["actions", "body"])]
+                    // body-markup: bodies are read as markup (tags removed, entities decoded),
+                    // so clients escape a literal '<' or '&' instead of sending it bare.
+                    [.stringArray(["actions", "body", "body-markup"])]
                 },
                 Method(
                     "Notify",
@@ -157,15 +169,24 @@ public final class NotificationServer: ItemSource {
         case 0: nil
         default: now + Int64(timeout) * 1000
         }
+        let tag = Self.stackTagHints.lazy.compactMap { hints[$0]?.unwrappingVariant.stringValue }.first
         let notification = Notification(
             app: MarkupStripper.plainText(app), summary: MarkupStripper.plainText(summary),
             body: MarkupStripper.plainText(body), urgent: urgency >= 2,
             actions: stride(from: 0, to: actions.count - actions.count % 2, by: 2).map { actions[$0] },
-            expires: expires, sender: call.sender)
+            expires: expires, sender: call.sender, tag: tag)
         let id: UInt32
-        if replaces != 0, notifications[replaces] != nil {
+        if replaces == 0, let tag,
+           let stacked = order.first(where: { notifications[$0]?.tag == tag && notifications[$0]?.app == notification.app }) {
+            id = stacked
+        } else if replaces != 0 {
+            // The spec returns replaces_id itself; one that is not (or no longer) shown is taken
+            // as the new notification's id (as dunst does), so a script that updates a volume
+            // notification with a fixed `notify-send -r 4242` shows one message, not one a press.
             id = replaces
+            if notifications[id] == nil { order.append(id) }
         } else {
+            while notifications[nextID] != nil { nextID = nextID == UInt32.max ? 1 : nextID + 1 }
             id = nextID
             nextID = nextID == UInt32.max ? 1 : nextID + 1
             order.append(id)

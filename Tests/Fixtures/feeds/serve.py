@@ -6,6 +6,7 @@ usage: serve.py [--no-validators] DIR
        prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
        A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
+       A file NAME.redirect (instead of NAME) answers NAME with a 301 to the path it holds.
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
 """
@@ -22,6 +23,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         path = os.path.normpath(os.path.join(root, self.path.split("?", 1)[0].lstrip("/")))
         inm = self.headers.get("If-None-Match")
         ims = self.headers.get("If-Modified-Since")
+        if path.startswith(root) and os.path.isfile(path + ".redirect"):
+            with open(path + ".redirect") as handle:
+                self.answer(301, b"", inm, ims, {"Location": handle.read().strip()})
+            return
         if not path.startswith(root) or not os.path.isfile(path):
             self.answer(404, b"not found", inm, ims)
             return
