@@ -133,6 +133,30 @@ import TestSupport
         #expect(try fixture.property("main", "Messages").value as? [String] == [])
     }
 
+    /// An `Update` whose window has already closed by the time it arrives (a `ttl` counted from
+    /// the posting that has run out, an `end` between the posting and now) is `InvalidOption`
+    /// and changes nothing. It was accepted, and the message silently expired at once.
+    @Test func anUpdateToAWindowThatHasClosedIsRefusedAndKeepsTheMessage() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("still here", options: ["id", "s", "keep"])
+        let list = try fixture.call("List", "s", ["main"])
+        let fields = try #require((list.data.first as? [[Any]])?.first?.last as? [String: Any])
+        let posted = try #require(((fields["posted"] as? [String: Any])?["data"] as? NSNumber)?.int64Value)
+        let update = "\(DaemonFixture.control).Update"
+        let invalid = "io.github.tickerd.Ticker1.Error.InvalidOption"
+        // Both end 1 µs after the posting: before the Update, which comes after Post's answer.
+        #expect(try fixture.gdbusErrorName(DaemonFixture.managerPath, update, ["keep", "{'ttl': <int64 1>}"]) == invalid)
+        #expect(try fixture.gdbusErrorName(DaemonFixture.managerPath, update, ["keep", "{'end': <int64 \(posted + 1)>}"])
+            == invalid)
+        let ranOut = try fixture.callFailing("Update", "sa{sv}", ["keep", "1", "ttl", "x", "1"])
+        #expect(ranOut.contains("ttl") && ranOut.contains("already passed"))
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["keep"])
+        #expect(try fixture.property("main", "Text").value as? String == "still here")
+        // A ttl still running from the posting is fine.
+        _ = try fixture.call("Update", "sa{sv}", ["keep", "1", "ttl", "x", "3600000000"])
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["keep"])
+    }
+
     @Test func postToANewChannelCreatesItAndConfigureChangesMotion() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Kiosk notice", channel: "lobby")

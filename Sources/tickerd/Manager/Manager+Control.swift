@@ -44,7 +44,7 @@ extension Manager {
             record.text = try sanitized(record.text, effect: record.effect)
             if changes.ttl != nil || changes.start != nil || changes.end != nil
                 || changes.calendar != nil || changes.duration != nil {
-                record.window = try windowRules.window(for: changes, postedAt: record.postedAt)
+                record.window = try windowRules.window(for: changes, postedAt: record.postedAt, now: now)
             }
             try insert(record)
             if record.effect != oldEffect, var state = channels[record.channel], state.activeIDs.contains(id) {
