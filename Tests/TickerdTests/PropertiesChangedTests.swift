@@ -76,4 +76,31 @@ import TestSupport
             #expect(names.isDisjoint(with: ["Frame", "Name", "Version"]), "\(names)")
         }
     }
+
+    /// A channel created by `Configure` or `SetValue` is announced by InterfacesAdded and then one
+    /// PropertiesChanged for the change: the same Text and Timeline were sent twice (the new
+    /// channel's first evaluation announced its empty tape again).
+    @Test(arguments: [
+        ["Configure", "sa{sv}", "fresh", "1", "mode", "s", "static"],
+        ["SetValue", "ssda{sv}", "fresh", "count", "7", "0"],
+    ])
+    func aChannelCreatedByAChangeIsAnnouncedOnce(_ call: [String]) throws {
+        let fixture = try DaemonFixture()
+        let channel = DaemonFixture.channelInterface
+        let path = DaemonFixture.channelPath("fresh")
+        let watcher = try BusClient(address: fixture.address)
+        try watcher.record(interface: Self.properties, member: "PropertiesChanged")
+        _ = try fixture.call(call[0], call[1], Array(call.dropFirst(2)))
+        // A later Post to the channel fences what the call announced (signals come in order).
+        _ = try fixture.post("fence", channel: "fresh")
+        func isFence(_ signal: BusClient.Received) -> Bool {
+            signal.path == path && Self.value(signal, interface: channel, "Messages")?.arrayValue?.isEmpty == false
+        }
+        #expect(watcher.waitFor { $0.contains(where: isFence) })
+        let signals = watcher.signals
+        let fence = try #require(signals.firstIndex(where: isFence))
+        let announced = signals[..<fence].filter { $0.path == path }
+        #expect(announced.count == 1, "\(call[0]) of a new channel: \(announced.map(Self.names))")
+        #expect(announced.first.map(Self.names)?.isSuperset(of: ["Text", "Timeline"]) == true)
+    }
 }

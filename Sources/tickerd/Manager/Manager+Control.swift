@@ -126,7 +126,11 @@ extension Manager {
         guard channels.count < limits.model.channels else {
             throw .limitExceeded("there are already \(channels.count) channels, the most there may be")
         }
-        channels[name] = ChannelState(name: name, now: now)
+        var state = ChannelState(name: name, now: now)
+        // Its empty tape is already applied: the first evaluation has nothing to show (a held tape
+        // would announce Text and Timeline again after the change that created the channel).
+        state.tapeHeld = false
+        channels[name] = state
         emit(.channelAdded(name))
     }
 
