@@ -157,6 +157,28 @@ import TestSupport
         #expect(try fixture.property("main", "Messages").value as? [String] == ["keep"])
     }
 
+    /// A `Post` that would move a shown message to another channel and is refused (here the
+    /// channel limit) leaves it where it was, unannounced: the next change of its channel sent
+    /// `MessageStarted` for it again and restarted it, though it never left the tape.
+    @Test func aRefusedReplacementDoesNotRestartTheMessageItNamed() throws {
+        let fixture = try DaemonFixture(config: "[limits]\nchannels = 2\n")
+        let watcher = try BusClient(address: fixture.address)
+        try watcher.record(interface: DaemonFixture.managerInterface, member: "MessageStarted")
+        _ = try fixture.post("stays on main", options: ["id", "s", "stay"])
+        _ = try fixture.post("fills the last channel", channel: "side")
+        #expect(try fixture.gdbusErrorName(DaemonFixture.managerPath, "\(DaemonFixture.control).Post",
+                                           ["third", "moved", "{'id': <'stay'>}"])
+            == "io.github.tickerd.Ticker1.Error.LimitExceeded")
+        _ = try fixture.post("next one", options: ["id", "s", "next"])
+        func started(_ id: String) -> ([BusClient.Received]) -> Int {
+            { signals in signals.filter { $0.arguments.dropFirst().first?.stringValue == id }.count }
+        }
+        // Signals come in order: once "next" started, any repeat of "stay" has arrived too.
+        #expect(watcher.waitFor { started("next")($0) == 1 })
+        #expect(started("stay")(watcher.signals) == 1)
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["stay", "next"])
+    }
+
     @Test func postToANewChannelCreatesItAndConfigureChangesMotion() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Kiosk notice", channel: "lobby")
