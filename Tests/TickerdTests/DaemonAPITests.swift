@@ -65,6 +65,10 @@ import TestSupport
             == "io.github.tickerd.Ticker1.Error.InvalidText")
         let bidi = try fixture.callFailing("Post", "ssa{sv}", ["main", "evil \u{202E} text", "0"])
         #expect(bidi.contains("U+202E"))
+        // Every InvalidOption names its key, an empty link too (it said only "a link cannot be empty").
+        #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi", "{'link': <''>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidOption")
+        #expect(try fixture.callFailing("Post", "ssa{sv}", ["main", "hi", "1", "link", "s", ""]).contains("option 'link'"))
         #expect(try fixture.gdbusErrorName(manager, post, ["no/slash", "hi", "{}"])
             == "io.github.tickerd.Ticker1.Error.InvalidChannel")
         #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi", "{'calendar': <'*-*-* 25:00'>, 'duration': <int64 1000000>}"])
