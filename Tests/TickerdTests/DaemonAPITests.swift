@@ -81,6 +81,10 @@ import TestSupport
             == "io.github.tickerd.Ticker1.Error.InvalidOption")
         #expect(try fixture.gdbusErrorName(manager, "\(DaemonFixture.control).Pause", ["absent"])
             == "io.github.tickerd.Ticker1.Error.NoSuchChannel")
+        // The object of a channel that does not exist is not there at all (docs/dbus-api.md).
+        let render = "\(DaemonFixture.channelInterface).Render"
+        #expect(try fixture.gdbusErrorName(DaemonFixture.channelPath("absent"), render, ["10", "0"])
+            == "org.freedesktop.DBus.Error.UnknownObject")
         // Wrong signature and read-only properties are the standard errors.
         #expect(try fixture.gdbusErrorName(manager, post, ["main", "hi"])
             == "org.freedesktop.DBus.Error.InvalidArgs")
