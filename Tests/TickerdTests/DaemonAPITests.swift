@@ -187,6 +187,28 @@ import TestSupport
         #expect(try fixture.property("main", "Messages").value as? [String] == ["stay", "next"])
     }
 
+    /// `Update` takes a `reveal` duration only with the reveal effect, as `Post` does, and drops
+    /// it with that effect: it was accepted on any message and listed beside no effect or dots.
+    @Test func anUpdatesRevealDurationGoesWithTheRevealEffect() throws {
+        let fixture = try DaemonFixture()
+        func listed(_ id: String) throws -> [String: Any] {
+            let entries = try #require(try fixture.call("List", "s", ["main"]).data.first as? [[Any]])
+            return try #require(entries.first { $0.first as? String == id }?.last as? [String: Any])
+        }
+        _ = try fixture.post("plain", options: ["id", "s", "plain"])
+        #expect(try fixture.gdbusErrorName(DaemonFixture.managerPath, "\(DaemonFixture.control).Update",
+                                           ["plain", "{'reveal': <int64 2000000>}"])
+            == "io.github.tickerd.Ticker1.Error.InvalidOption")
+        #expect(try listed("plain")["reveal"] == nil)
+        _ = try fixture.post("shown slowly...", options: ["id", "s", "slow", "effect", "s", "reveal", "reveal", "x", "2000000"])
+        _ = try fixture.call("Update", "sa{sv}", ["slow", "1", "reveal", "x", "3000000"])
+        #expect(((try listed("slow")["reveal"] as? [String: Any])?["data"] as? NSNumber)?.int64Value == 3_000_000)
+        _ = try fixture.call("Update", "sa{sv}", ["slow", "1", "effect", "s", "dots"])
+        let dots = try listed("slow")
+        #expect((dots["effect"] as? [String: Any])?["data"] as? String == "dots")
+        #expect(dots["reveal"] == nil)
+    }
+
     @Test func postToANewChannelCreatesItAndConfigureChangesMotion() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Kiosk notice", channel: "lobby")

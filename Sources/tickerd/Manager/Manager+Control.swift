@@ -40,6 +40,13 @@ extension Manager {
             if changes.effect != nil { record.effect = changes.effect }
             if changes.removesEffect { (record.effect, record.reveal) = (nil, nil) }
             if let reveal = changes.reveal { record.reveal = reveal }
+            // As in Post: a reveal duration goes with the reveal effect, and leaves with it.
+            if record.effect != .reveal {
+                guard changes.reveal == nil else {
+                    throw .invalidOption("option 'reveal' (a duration) goes with effect 'reveal'")
+                }
+                record.reveal = nil
+            }
             if let link = changes.link { record.link = link.isEmpty ? nil : link }
             record.text = try sanitized(record.text, effect: record.effect)
             if changes.ttl != nil || changes.start != nil || changes.end != nil
