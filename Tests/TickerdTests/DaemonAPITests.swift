@@ -221,6 +221,11 @@ import TestSupport
         #expect(try fixture.property("lobby", "Columns").value as? Int == 30)
         let unknown = try fixture.callFailing("Configure", "sa{sv}", ["lobby", "1", "colour", "s", "red"])
         #expect(unknown.contains("colour"))
+        // A bad gap or separator is named alone (both were "separator or gap").
+        let gap = try fixture.callFailing("Configure", "sa{sv}", ["lobby", "1", "gap", "s", "\u{7}"])
+        #expect(gap.contains("gap: text contains U+0007") && !gap.contains("separator or gap"))
+        let separator = try fixture.callFailing("Configure", "sa{sv}", ["lobby", "1", "separator", "s", "a\u{202E}"])
+        #expect(separator.contains("separator: text contains U+202E") && !separator.contains("gap"))
     }
 
     @Test func pauseFreezesTheStreamAndResumeContinuesFromThere() throws {
