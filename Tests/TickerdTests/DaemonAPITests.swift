@@ -96,6 +96,7 @@ import TestSupport
         _ = try fixture.post("two")
         #expect(try fixture.gdbusErrorName(manager, post, ["main", "three", "{}"])
             == "io.github.tickerd.Ticker1.Error.LimitExceeded")
+        #expect(try fixture.callFailing("Post", "ssa{sv}", ["main", "three", "0"]).contains("[limits] messages"))
         let list = try fixture.call("List", "s", [""])
         #expect((list.data.first as? [Any])?.count == 2)
     }
@@ -109,11 +110,15 @@ import TestSupport
         _ = try fixture.post("ten chars!")
         _ = try fixture.post("second", channel: "side")
         #expect(try fixture.gdbusErrorName(manager, post, ["third", "x", "{}"]) == exceeded)
+        // Each says which setting it is (the messages limit was named by an internal name).
+        #expect(try fixture.callFailing("Post", "ssa{sv}", ["third", "x", "0"]).contains("[limits] channels"))
         let subscribe = "\(DaemonFixture.channelInterface).Subscribe"
         let first = try BusClient(address: fixture.address)
         try first.call(path: DaemonFixture.channelPath("main"), interface: DaemonFixture.channelInterface,
                        member: "Subscribe", [.vardict([:])])
         #expect(try fixture.gdbusErrorName(DaemonFixture.channelPath("side"), subscribe, ["{}"]) == exceeded)
+        #expect(try fixture.callFailing("Subscribe", "a{sv}", ["0"], path: DaemonFixture.channelPath("side"),
+                                        interface: DaemonFixture.channelInterface).contains("[limits] subscribers"))
         // Nothing was lost on the way.
         #expect(try fixture.property("main", "Text").value as? String == "ten chars!")
     }

@@ -17,7 +17,7 @@ extension Manager {
             let count = messages.count(inChannel: name)
             guard count < limits.model.messagesPerChannel else {
                 throw .limitExceeded(
-                    "channel '\(name)' already holds \(count) messages, the most it may (limit messagesPerChannel)")
+                    "channel '\(name)' already holds \(count) messages, the most it may ([limits] messages in the configuration)")
             }
             let record = MessageRecord(
                 id: id, channel: name, text: cleaned, priority: request.priority ?? 0,
@@ -131,7 +131,8 @@ extension Manager {
     func ensureChannel(_ name: String) throws(TickerError) {
         guard channels[name] == nil else { return }
         guard channels.count < limits.model.channels else {
-            throw .limitExceeded("there are already \(channels.count) channels, the most there may be")
+            throw .limitExceeded(
+                "there are already \(channels.count) channels, the most there may be ([limits] channels in the configuration)")
         }
         var state = ChannelState(name: name, now: now)
         // Its empty tape is already applied: the first evaluation has nothing to show (a held tape
