@@ -9,6 +9,20 @@ extension Connection {
         return interface
     }
 
+    /// The interface of the object at `path` that `Get` or `Set` of property `property` means:
+    /// the one named `name`, or for an empty name (which the D-Bus specification allows) the
+    /// first of the object's interfaces, in export order, that has such a property.
+    private func lookUpInterface(_ path: ObjectPath, _ name: String, property: String) throws -> Interface {
+        guard name.isEmpty else { return try lookUpInterface(path, name) }
+        guard let object = router.objects.objects[path] else {
+            throw DBusError(name: DBusError.Names.unknownObject, message: "no object at path \(path)")
+        }
+        guard let interface = object.interfaces.first(where: { $0.property(named: property) != nil }) else {
+            throw DBusError(name: DBusError.Names.unknownProperty, message: "object \(path) has no property \(property)")
+        }
+        return interface
+    }
+
     private func lookUpProperty(_ interface: Interface, _ name: String) throws -> Property {
         guard let property = interface.property(named: name) else {
             throw DBusError(name: DBusError.Names.unknownProperty, message: "interface \(interface.name) has no property \(name)")
@@ -40,7 +54,8 @@ extension Connection {
         if StandardInterfaces.names.contains(interfaceName) {
             throw DBusError(name: DBusError.Names.unknownProperty, message: "interface \(interfaceName) has no property \(propertyName)")
         }
-        let property = try lookUpProperty(try lookUpInterface(path, interfaceName), propertyName)
+        let interface = try lookUpInterface(path, interfaceName, property: propertyName)
+        let property = try lookUpProperty(interface, propertyName)
         return [.variant(try property.value())]
     }
 
@@ -49,7 +64,20 @@ extension Connection {
             throw DBusError.invalidArgs("GetAll takes (s)")
         }
         if StandardInterfaces.names.contains(interfaceName) { return [.vardict([:])] }
-        return [try readablePropertiesThrowing(of: try lookUpInterface(path, interfaceName), failing: true)]
+        guard interfaceName.isEmpty else {
+            return [try readablePropertiesThrowing(of: try lookUpInterface(path, interfaceName), failing: true)]
+        }
+        // An empty name: the properties of every interface of the object (the first of a name wins).
+        guard let object = router.objects.objects[path] else {
+            throw DBusError(name: DBusError.Names.unknownObject, message: "no object at path \(path)")
+        }
+        var entries: [DBusDictEntry] = []
+        var seen = Set<String>()
+        for interface in object.interfaces {
+            guard case let .dictionary(_, _, properties) = try readablePropertiesThrowing(of: interface, failing: true) else { continue }
+            for entry in properties where seen.insert(entry.key.stringValue ?? "").inserted { entries.append(entry) }
+        }
+        return [.dictionary(key: .string, value: .variant, entries)]
     }
 
     func propertiesSet(_ path: ObjectPath, _ arguments: [DBusValue]) throws -> [DBusValue] {
@@ -60,16 +88,16 @@ extension Connection {
         if StandardInterfaces.names.contains(interfaceName) {
             throw DBusError(name: DBusError.Names.unknownProperty, message: "interface \(interfaceName) has no property \(propertyName)")
         }
-        let interface = try lookUpInterface(path, interfaceName)
+        let interface = try lookUpInterface(path, interfaceName, property: propertyName)
         let property = try lookUpProperty(interface, propertyName)
         guard let setter = property.setter else {
-            throw DBusError(name: DBusError.Names.propertyReadOnly, message: "property \(propertyName) of \(interfaceName) is read-only")
+            throw DBusError(name: DBusError.Names.propertyReadOnly, message: "property \(propertyName) of \(interface.name) is read-only")
         }
         guard value.type == property.type else {
             throw DBusError.invalidArgs("property \(propertyName) is of type '\(property.type)', got '\(value.type)'")
         }
         try setter(value)
-        try? propertiesChanged(path: path, interface: interfaceName, names: [propertyName])
+        try? propertiesChanged(path: path, interface: interface.name, names: [propertyName])
         return []
     }
 

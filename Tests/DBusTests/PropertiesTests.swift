@@ -49,4 +49,23 @@ import TestSupport
         let unknownInterface = try fixture.dbusSend("GetAll", ["string:org.example.Nope"], interface: "org.freedesktop.DBus.Properties")
         #expect(unknownInterface.stderr.hasPrefix("Error org.freedesktop.DBus.Error.UnknownInterface:"))
     }
+
+    /// The D-Bus specification lets a caller leave the interface name empty: Get and Set then
+    /// find the property on any of the object's interfaces, and GetAll lists them all. It was
+    /// `UnknownInterface` "does not implement " (an empty name in the message).
+    @Test func anEmptyInterfaceNameFindsThePropertyOnAnyInterface() throws {
+        let fixture = try BusFixture()
+        let properties = "org.freedesktop.DBus.Properties"
+        let get = try fixture.dbusSend("Get", ["string:", "string:Name"], interface: properties)
+        #expect(get.status == 0, "\(get.stderr)")
+        #expect(get.stdout.contains("string \"test service\""))
+        let set = try fixture.dbusSend("Set", ["string:", "string:Counter", "variant:int32:7"], interface: properties)
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try fixture.read { $0.counter } == 7)
+        let all = try fixture.gdbusCall("GetAll", [""], interface: properties)
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stdout.contains("'Name': <'test service'>") && all.stdout.contains("'Counter': <7>"))
+        let missing = try fixture.dbusSend("Get", ["string:", "string:Nope"], interface: properties)
+        #expect(missing.stderr.hasPrefix("Error org.freedesktop.DBus.Error.UnknownProperty:"), "\(missing.stderr)")
+    }
 }

@@ -10,6 +10,9 @@ import TickerModel
         let cases: [(String, String)] = [
             ("*-*-* 25:00", "hour"), ("*-13-01", "month"), ("Mon..", "range"), ("*:0/0", "/0"),
             ("12", "HH:MM"), ("bogus", "bogus"), ("*-*-* 12:00 Moon", "Moon"),
+            // A misspelt zone is named as such, not as "expected ':' at ' Europe/Berlinn'".
+            ("*-*-* 21:00 Europe/Berlinn", "'Europe/Berlinn' is not a known time zone"),
+            ("daily Mars/Olympus", "'Mars/Olympus' is not a known time zone"),
         ]
         for (expression, hint) in cases {
             do {

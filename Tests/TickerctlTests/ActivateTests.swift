@@ -59,6 +59,17 @@ import TestSupport
         #expect(try listedLinks(fixture)["alpha"] == "")
     }
 
+    /// `tickerctl update ID --link URI` and `--link ''` (docs/tickerctl.md) change the link alone:
+    /// both were refused with "Nothing to change: give --text or another option".
+    @Test func tickerctlUpdateSetsAndRemovesALinkAlone() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "--channel", "links", "--id", "notes", "Release notes"])
+        _ = try fixture.ok(["update", "notes", "--link", "https://example.org/notes"])
+        #expect(try listedLinks(fixture) == ["notes": "https://example.org/notes"])
+        _ = try fixture.ok(["update", "notes", "--link", ""])
+        #expect(try listedLinks(fixture) == ["notes": ""])
+    }
+
     @Test func tickerctlActivateOpensTheLinkAndAnnouncesTheClick() throws {
         let fixture = try CLIFixture()
         let scratch = try TemporaryDirectory(prefix: "activate")

@@ -47,6 +47,18 @@ import TickerModel
         #expect(throws: UsageError.self) { try ChannelSettingArguments.parse(["loops=1", "loops=2"]) }
     }
 
+    /// A TIME of `-SPAN` (docs/tickerctl.md) and a negative number follow their option with a
+    /// space too, not only after `=`: `--start -1h` was "Missing value for '--start <TIME>'".
+    @Test func negativeValuesFollowTheirOptionWithASpace() throws {
+        let message = try MessageOptions.parse(["--start", "-1h", "--end", "-30min", "--priority", "-3"])
+        #expect(try message.dictionary(now: Self.now, zones: ZoneTable()) == [
+            "start": .int64(Self.now - 3_600_000_000), "end": .int64(Self.now - 1_800_000_000), "priority": .int32(-3),
+        ])
+        #expect(try FrameOptions.parse(["--at", "-5s"]).at == "-5s")
+        #expect(try ValueOptions.parse(["--from", "-4.5"]).from == -4.5)
+        #expect(try CalendarCommand.parse(["--base-time", "-1d", "daily"]).baseTime == "-1d")
+    }
+
     @Test func postOptionsTravelAsTheTypesOfDesign() throws {
         let options = try MessageOptions.parse([
             "--id", "standup", "--priority=-3", "--urgent", "--ttl", "10min", "--start", "+5min",

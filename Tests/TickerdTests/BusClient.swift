@@ -10,6 +10,8 @@ final class BusClient: @unchecked Sendable {
         let member: String
         let arguments: [DBusValue]
         let sender: String?
+        /// The object path it was emitted from.
+        let path: String?
         let arrivedAt: Int64
     }
 
@@ -43,7 +45,7 @@ final class BusClient: @unchecked Sendable {
             let subscription = try connection.value.addMatchConfirmed(rule) { [weak self] message in
                 let arguments = (try? message.arguments()) ?? []
                 self?.append(Received(member: message.member ?? "", arguments: arguments, sender: message.sender,
-                                      arrivedAt: DaemonFixture.now()))
+                                      path: message.path?.description, arrivedAt: DaemonFixture.now()))
             }
             return LoopBound(subscription, loop: loop)
         }

@@ -76,4 +76,79 @@ import TestSupport
             #expect(names.isDisjoint(with: ["Frame", "Name", "Version"]), "\(names)")
         }
     }
+
+    /// A channel created by `Configure` or `SetValue` is announced by InterfacesAdded and then one
+    /// PropertiesChanged for the change: the same Text and Timeline were sent twice (the new
+    /// channel's first evaluation announced its empty tape again).
+    @Test(arguments: [
+        ["Configure", "sa{sv}", "fresh", "1", "mode", "s", "static"],
+        ["SetValue", "ssda{sv}", "fresh", "count", "7", "0"],
+    ])
+    func aChannelCreatedByAChangeIsAnnouncedOnce(_ call: [String]) throws {
+        let fixture = try DaemonFixture()
+        let channel = DaemonFixture.channelInterface
+        let path = DaemonFixture.channelPath("fresh")
+        let watcher = try BusClient(address: fixture.address)
+        try watcher.record(interface: Self.properties, member: "PropertiesChanged")
+        _ = try fixture.call(call[0], call[1], Array(call.dropFirst(2)))
+        // A later Post to the channel fences what the call announced (signals come in order).
+        _ = try fixture.post("fence", channel: "fresh")
+        func isFence(_ signal: BusClient.Received) -> Bool {
+            signal.path == path && Self.value(signal, interface: channel, "Messages")?.arrayValue?.isEmpty == false
+        }
+        #expect(watcher.waitFor { $0.contains(where: isFence) })
+        let signals = watcher.signals
+        let fence = try #require(signals.firstIndex(where: isFence))
+        let announced = signals[..<fence].filter { $0.path == path }
+        #expect(announced.count == 1, "\(call[0]) of a new channel: \(announced.map(Self.names))")
+        #expect(announced.first.map(Self.names)?.isSuperset(of: ["Text", "Timeline"]) == true)
+    }
+
+    /// One change announces each channel's properties once, however many parts of it touched the
+    /// channel: an Update of a shown message's effect and text, and a reload that brings a new
+    /// channel section with a message for it, each sent two PropertiesChanged with the same values.
+    @Test func oneChangeAnnouncesAChannelOnce() throws {
+        let fixture = try DaemonFixture()
+        let watcher = try BusClient(address: fixture.address)
+        try watcher.record(interface: Self.properties, member: "PropertiesChanged")
+        /// The PropertiesChanged of `channel` that `change` caused, fenced by a later Post there.
+        func announced(_ channel: String, by change: () throws -> Void) throws -> [Set<String>] {
+            let path = DaemonFixture.channelPath(channel)
+            let before = watcher.signals.count
+            try change()
+            let fence = "fence \(before)"
+            _ = try fixture.post(fence, channel: channel, options: ["id", "s", "fence\(before)"])
+            func isFence(_ signal: BusClient.Received) -> Bool {
+                signal.path == path
+                    && Self.value(signal, interface: DaemonFixture.channelInterface, "Text")?.stringValue?.contains(fence) == true
+            }
+            #expect(watcher.waitFor { $0.dropFirst(before).contains(where: isFence) })
+            let signals = Array(watcher.signals.dropFirst(before))
+            let end = try #require(signals.firstIndex(where: isFence))
+            return signals[..<end].filter { $0.path == path }.map(Self.names)
+        }
+
+        _ = try fixture.post("one moment", channel: "main", options: ["id", "s", "wait"])
+        let update = try announced("main") {
+            _ = try fixture.call("Update", "sa{sv}", ["wait", "2", "text", "s", "one moment...", "effect", "s", "dots"])
+        }
+        #expect(update.count == 1, "\(update)")
+        #expect(update.first?.isSuperset(of: ["Text", "Timeline"]) == true)
+
+        let reload = try announced("lobby") {
+            try fixture.daemon.writeConfig("""
+                [channel.lobby]
+                mode = "static"
+
+                [[message]]
+                channel = "lobby"
+                text = "welcome"
+                id = "hello"
+
+                """)
+            _ = try fixture.call("Reload")
+        }
+        #expect(reload.count == 1, "\(reload)")
+        #expect(reload.first?.isSuperset(of: ["Text", "Timeline", "Messages"]) == true)
+    }
 }

@@ -4,8 +4,13 @@ enum CalendarSpecParser {
     private typealias Bytes = [UInt8]
 
     static func parse(_ expression: String, zones: any TimeZoneLookup) throws(CalendarParseError) -> CalendarSpec {
+        /// A last word shaped like an IANA zone (`Area/Location`) that `zones` does not know: the
+        /// likeliest mistake when the rest does not parse, so a failure names it first.
+        var unknownZone: String?
         func fail(_ reason: String) -> CalendarParseError {
-            CalendarParseError(expression: expression, reason: reason)
+            guard let unknownZone else { return CalendarParseError(expression: expression, reason: reason) }
+            return CalendarParseError(
+                expression: expression, reason: "'\(unknownZone)' is not a known time zone (else: \(reason))")
         }
         var spec = CalendarSpec(originalForm: expression)
         var text = Bytes(expression.utf8)
@@ -36,6 +41,8 @@ enum CalendarSpecParser {
                     spec.timeZoneName = name
                     spec.zone = rules
                     text = Bytes(text[0..<space])
+                } else if TimeZoneName.isWellFormed(name), name.contains("/") {
+                    unknownZone = name
                 }
             }
         }

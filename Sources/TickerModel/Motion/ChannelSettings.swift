@@ -166,11 +166,15 @@ public struct ChannelSettings: Sendable, Hashable {
         }
         do {
             copy.separator = try TextSanitizer.sanitize(separator, limits: limits)
+        } catch {
+            throw SettingsError("separator: \(error)")
+        }
+        do {
             copy.gap = try gap.map { (text: String) throws(TextError) -> String in
                 try TextSanitizer.sanitize(text, limits: limits)
             }
         } catch {
-            throw SettingsError("separator or gap: \(error)")
+            throw SettingsError("gap: \(error)")
         }
         return copy
     }

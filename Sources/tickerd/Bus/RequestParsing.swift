@@ -28,7 +28,9 @@ enum RequestParsing {
         var reader = OptionReader(options, context: "Post")
         var request = try messageFields(&reader)
         request.id = try reader.string("id")
-        if request.link?.isEmpty == true { throw .invalidOption(LinkURI.problem("") ?? "") }
+        if request.link?.isEmpty == true {
+            throw .invalidOption("option 'link': \(LinkURI.problem("") ?? "a link cannot be empty") (leave it out for none)")
+        }
         try reader.finish(known: postKeys)
         if request.reveal != nil, request.effect != .reveal {
             throw .invalidOption("option 'reveal' (a duration) goes with effect 'reveal'")

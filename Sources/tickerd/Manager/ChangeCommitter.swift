@@ -39,12 +39,31 @@ final class ChangeCommitter {
         announce(from: manager)
     }
 
-    /// Delivers the queued events to the observer, as one batch.
+    /// Delivers the queued events to the observer, as one batch, each channel's property changes
+    /// merged into one event (``coalesced(_:)``).
     func announce(from manager: Manager) {
-        let delivered = events
+        let delivered = Self.coalesced(events)
         events.removeAll()
         guard let observer, !delivered.isEmpty else { return }
         for event in delivered { observer.manager(manager, didEmit: event) }
         observer.managerDidDeliverEvents(manager)
+    }
+
+    /// `events` with the `channelChanged` events of each channel merged into one, in the place of
+    /// the last of them, naming every property any of them named. Properties are read when their
+    /// event is delivered, so the events one change queues for a channel (its settings, then its
+    /// tape; an effect, then a text) would each announce the same values again.
+    static func coalesced(_ events: [ManagerEvent]) -> [ManagerEvent] {
+        var last: [String: Int] = [:]
+        var merged: [String: ChannelChanges] = [:]
+        for (index, event) in events.enumerated() {
+            guard case let .channelChanged(name, changes) = event else { continue }
+            last[name] = index
+            merged[name, default: []].formUnion(changes)
+        }
+        return events.enumerated().compactMap { index, event in
+            guard case let .channelChanged(name, _) = event else { return event }
+            return last[name] == index ? .channelChanged(name, merged[name] ?? []) : nil
+        }
     }
 }

@@ -17,7 +17,7 @@ extension Manager {
             let count = messages.count(inChannel: name)
             guard count < limits.model.messagesPerChannel else {
                 throw .limitExceeded(
-                    "channel '\(name)' already holds \(count) messages, the most it may (limit messagesPerChannel)")
+                    "channel '\(name)' already holds \(count) messages, the most it may ([limits] messages in the configuration)")
             }
             let record = MessageRecord(
                 id: id, channel: name, text: cleaned, priority: request.priority ?? 0,
@@ -40,11 +40,18 @@ extension Manager {
             if changes.effect != nil { record.effect = changes.effect }
             if changes.removesEffect { (record.effect, record.reveal) = (nil, nil) }
             if let reveal = changes.reveal { record.reveal = reveal }
+            // As in Post: a reveal duration goes with the reveal effect, and leaves with it.
+            if record.effect != .reveal {
+                guard changes.reveal == nil else {
+                    throw .invalidOption("option 'reveal' (a duration) goes with effect 'reveal'")
+                }
+                record.reveal = nil
+            }
             if let link = changes.link { record.link = link.isEmpty ? nil : link }
             record.text = try sanitized(record.text, effect: record.effect)
             if changes.ttl != nil || changes.start != nil || changes.end != nil
                 || changes.calendar != nil || changes.duration != nil {
-                record.window = try windowRules.window(for: changes, postedAt: record.postedAt)
+                record.window = try windowRules.window(for: changes, postedAt: record.postedAt, now: now)
             }
             try insert(record)
             if record.effect != oldEffect, var state = channels[record.channel], state.activeIDs.contains(id) {
@@ -124,9 +131,14 @@ extension Manager {
     func ensureChannel(_ name: String) throws(TickerError) {
         guard channels[name] == nil else { return }
         guard channels.count < limits.model.channels else {
-            throw .limitExceeded("there are already \(channels.count) channels, the most there may be")
+            throw .limitExceeded(
+                "there are already \(channels.count) channels, the most there may be ([limits] channels in the configuration)")
         }
-        channels[name] = ChannelState(name: name, now: now)
+        var state = ChannelState(name: name, now: now)
+        // Its empty tape is already applied: the first evaluation has nothing to show (a held tape
+        // would announce Text and Timeline again after the change that created the channel).
+        state.tapeHeld = false
+        channels[name] = state
         emit(.channelAdded(name))
     }
 

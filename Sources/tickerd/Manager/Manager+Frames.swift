@@ -33,7 +33,8 @@ extension Manager {
         let isNew = subscriptions[key] == nil && viewers[key] == nil
         let count = subscriptions.count + viewers.count
         if isNew, count >= limits.subscribers {
-            throw .limitExceeded("there are already \(count) subscriptions, the most there may be")
+            throw .limitExceeded(
+                "there are already \(count) subscriptions, the most there may be ([limits] subscribers in the configuration)")
         }
         if rate == 0 {
             subscriptions[key] = nil

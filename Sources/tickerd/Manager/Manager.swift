@@ -82,7 +82,7 @@ final class Manager {
     func transaction<T>(_ body: () throws(TickerError) -> T) throws(TickerError) -> T {
         let saved = SavedState(channels: channels, limits: limits, nextSerial: nextSerial, queuedEvents: committer.queuedCount,
                                lastEvaluation: lastEvaluation, stateDue: stateDue, scheduleDue: scheduleDue,
-                               unstoredMessages: messages.unstored)
+                               unstoredMessages: messages.unstored, endedExplicitly: endedExplicitly)
         undoLog = []
         defer { undoLog = nil }
         do {
@@ -115,6 +115,9 @@ final class Manager {
         var scheduleDue: Instant?
         /// The ids of messages set or dropped since the last store.
         var unstoredMessages: Set<String>
+        /// The ids already reported ended (a refused change that replaced or removed a shown
+        /// message must not leave it marked: it would be announced as started again).
+        var endedExplicitly: Set<String>
     }
 
     /// Puts back the state saved at a transaction's start and what its ``undoLog`` noted, and
@@ -127,6 +130,7 @@ final class Manager {
         messages.restoreUnstored(saved.unstoredMessages)
         (channels, limits, nextSerial) = (saved.channels, saved.limits, saved.nextSerial)
         (lastEvaluation, stateDue, scheduleDue) = (saved.lastEvaluation, saved.stateDue, saved.scheduleDue)
+        endedExplicitly = saved.endedExplicitly
         committer.dropQueued(from: saved.queuedEvents)
         pendingChange = nil
         // The rolled-back evaluation may have taken changes of the schedule that the channels put

@@ -1,7 +1,7 @@
 import TickerModel
 
 /// A `Post` or `Update` after its options were read: what the caller asked for, not yet checked
-/// against the schedule rules (that is `Manager.window(for:postedAt:)`).
+/// against the schedule rules (that is `WindowRules.window(for:postedAt:now:)`).
 struct MessageRequest: Sendable, Equatable {
     /// Replace the message with this id (Post) or keep it (Update).
     var id: String?

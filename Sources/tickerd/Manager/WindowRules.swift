@@ -16,9 +16,13 @@ struct WindowRules: Sendable {
     }
 
     /// The window a request asks for, checked: `calendar` goes with `duration` and nothing else;
-    /// `ttl` excludes `end`; `start` must come before the end; a window that has already closed
-    /// at `postedAt` is refused, a calendar window with no occurrence still open or to come too.
-    func window(for request: MessageRequest, postedAt: Instant) throws(TickerError) -> MessageWindow {
+    /// `ttl` (counted from `postedAt`) excludes `end`; `start` must come before the end; a window
+    /// that has already closed at `now` (`postedAt` when nil: a new message) is refused, a calendar
+    /// window with no occurrence still open or to come too. An `Update` passes the message's
+    /// posting time and the instant of the change, so a window it could never show is refused
+    /// rather than silently ending the message.
+    func window(for request: MessageRequest, postedAt: Instant, now: Instant? = nil) throws(TickerError) -> MessageWindow {
+        let now = now ?? postedAt
         if request.calendar != nil || request.duration != nil {
             guard let expression = request.calendar, let duration = request.duration else {
                 throw .invalidOption("options 'calendar' and 'duration' go together: give both or neither")
@@ -28,7 +32,7 @@ struct WindowRules: Sendable {
             }
             guard duration > 0 else { throw .invalidOption("option 'duration' must be above 0") }
             let spec = try calendar(expression)
-            if Self.recurringHasEnded(spec, duration: duration, at: postedAt) {
+            if Self.recurringHasEnded(spec, duration: duration, at: now) {
                 throw .invalidOption("calendar '\(expression)' has no window left: it never elapses again")
             }
             return .recurring(calendar: expression, duration: duration)
@@ -43,7 +47,12 @@ struct WindowRules: Sendable {
         if let start = request.start, let end, start >= end {
             throw .invalidOption("option 'start' (\(start)) must come before the end (\(end))")
         }
-        if let end, end <= postedAt {
+        if let end, end <= now {
+            if let ttl = request.ttl {
+                throw .invalidOption(
+                    "option 'ttl' (\(ttl) microseconds from the message's posting at \(postedAt)) ran out at \(end), "
+                        + "which has already passed")
+            }
             throw .invalidOption("the message's window ends at \(end), which has already passed")
         }
         if request.start == nil, let ttl = request.ttl { return .timeToLive(microseconds: ttl) }
@@ -54,7 +63,7 @@ struct WindowRules: Sendable {
     /// Whether the window `request` asks for, for a message posted at `since`, has closed for good
     /// at `now`: its end or TTL has passed, its TTL runs out before its start, or its calendar has
     /// no occurrence still open or to come.
-    /// A request whose window is invalid has not closed (``window(for:postedAt:)`` says why).
+    /// A request whose window is invalid has not closed (``window(for:postedAt:now:)`` says why).
     func hasClosed(_ request: MessageRequest, since: Instant, at now: Instant) -> Bool {
         let ttlEnd = request.ttl.map { ttl in
             since.addingReportingOverflow(ttl).overflow ? Instant.max : since + ttl
