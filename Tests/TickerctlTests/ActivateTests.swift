@@ -59,6 +59,16 @@ import TestSupport
         #expect(try listedLinks(fixture)["alpha"] == "")
     }
 
+    @Test func updateWithOnlyALinkSetsItAndAnEmptyOneRemovesIt() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "--channel", "links", "--id", "notes", "Release notes"])
+        // --link alone is a change (docs/tickerctl.md: `update ID --link ''` removes it).
+        _ = try fixture.ok(["update", "notes", "--link", "https://example.org/notes"])
+        #expect(try listedLinks(fixture) == ["notes": "https://example.org/notes"])
+        _ = try fixture.ok(["update", "notes", "--link", ""])
+        #expect(try listedLinks(fixture) == ["notes": ""])
+    }
+
     @Test func tickerctlActivateOpensTheLinkAndAnnouncesTheClick() throws {
         let fixture = try CLIFixture()
         let scratch = try TemporaryDirectory(prefix: "activate")

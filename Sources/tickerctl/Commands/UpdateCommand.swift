@@ -43,6 +43,6 @@ extension MessageOptions {
     /// Whether no option was given.
     var isEmpty: Bool {
         id == nil && priority == nil && urgent == nil && ttl == nil && start == nil && end == nil
-            && calendar == nil && duration == nil && effect == nil && reveal == nil
+            && calendar == nil && duration == nil && effect == nil && reveal == nil && link == nil
     }
 }
