@@ -32,8 +32,8 @@ import TickerModel
         ("speed=-1", "above 0"),
         ("speed=fast", "above 0"),
         ("loops=-2", "whole number"),
-        ("delay=soon", "--delay"),
-        ("cycle=infinity", "not allowed"),
+        ("delay=soon", "delay=soon: invalid time span 'soon'"),
+        ("cycle=infinity", "cycle=infinity: 'infinity' is not allowed"),
     ])
     func configureRefusesBadWordsWithAMessageNamingThem(word: String, message: String) {
         #expect {

@@ -76,7 +76,7 @@ enum ChannelSettingArguments {
             }
             return .double(number)
         case .span:
-            return .int64(try TimeArgument.span(value, option: key))
+            return .int64(try TimeArgument.span(value, label: "\(key)=\(value)"))
         case .uint32:
             guard let number = UInt32(value) else {
                 throw UsageError("\(key)=\(value): must be a whole number from 0 to \(UInt32.max)")
