@@ -62,4 +62,15 @@ import TestSupport
         #expect(try back.wait(timeout: .seconds(20)) == 0)
         #expect(try object(back.standardOutput)["state"] as? String == "online")
     }
+
+    @Test func anUnreachableBusExits69AndAMissingDaemonIsOffline() throws {
+        let scratch = try TemporaryDirectory(prefix: "timeline")
+        let nowhere = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", "unix:path=\(scratch.file("no-bus"))", "timeline"])
+        #expect(nowhere.status == 69, "\(nowhere.stderr)")
+        #expect(nowhere.stdout.isEmpty && nowhere.stderr.hasPrefix("tickerctl: cannot connect to the bus at "), "\(nowhere.stderr)")
+        let bus = try PrivateBus()
+        let alone = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", bus.address, "timeline"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(try object(alone.stdout)["state"] as? String == "offline")
+    }
 }

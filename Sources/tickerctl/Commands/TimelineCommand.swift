@@ -18,7 +18,7 @@ struct TimelineCommand: ParsableCommand {
             timeline is the Timeline property with its D-Bus keys. With --after DIGEST it first \
             waits until the digest differs from DIGEST (a change, the daemon leaving or coming back) \
             or --timeout passes; while waiting, --columns declares the caller's width as a viewer \
-            (Subscribe with fps 0). Exits 0 after printing, 1 when the bus cannot be reached.
+            (Subscribe with fps 0). Exits 0 after printing, 69 when the bus cannot be reached.
             """
     )
 
