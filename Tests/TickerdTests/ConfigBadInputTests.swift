@@ -64,10 +64,30 @@ import TickerModel
         let error = #expect(throws: ConfigError.self) {
             try loader.parse("[channel.main]\nmode = \"scroll\"\ncycle = \"1us\"\n", file: file)
         }
-        #expect(error?.description.hasPrefix("\(file):1: channel.main: cycle must be at least 100 microseconds") == true,
+        #expect(error?.description.hasPrefix("\(file):3: channel.main.cycle: cycle must be at least 100 microseconds") == true,
                 "\(String(describing: error))")
         let config = try loader.parse("[channel.main]\ncycle = \"100us\"\n", file: file)
         #expect(config.channels["main"]?.request.cycle == 100)
+    }
+
+    /// A motion value out of its range was reported at the section's header with the section as
+    /// its key (`tickerd.toml:1: channel.main: speed must be …`); it names its own line and key.
+    @Test(arguments: [
+        ("speed = -3", "speed", "speed must be above 0"),
+        ("speed = 0", "speed", "speed must be above 0"),
+        ("speed = nan", "speed", "speed must be above 0"),
+        ("speed = 20000", "speed", "speed must be above 0 and at most 10000"),
+        ("cycle = \"50us\"", "cycle", "cycle must be at least 100 microseconds"),
+        ("delay = \"2y\"", "delay", "delay must be at most a year"),
+        ("phase = \"wall-clock\"\nloops = 3", "loops", "phase wall-clock repeats for ever"),
+    ])
+    func aMotionValueOutOfRangeNamesItsLineAndKey(lines: String, key: String, problem: String) {
+        let source = "# motion\n[channel.news]\nmode = \"scroll\"\n\(lines)\n"
+        let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+        let line = 4 + lines.split(separator: "\n").firstIndex { $0.hasPrefix(key) }!
+        #expect(error?.line == line && error?.key == "channel.news.\(key)", "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("\(file):\(line): channel.news.\(key): \(problem)") == true,
+                "\(String(describing: error))")
     }
 
     /// A marquee label's curve names are accepted beside the rules' own.

@@ -130,11 +130,15 @@ struct ConfigLoader {
         }
         request.frameRate = try table.double("frame-rate")
         request.phase = try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
-        do {
-            _ = try request.applied(to: ChannelSettings()).validated()
-        } catch {
-            throw table.error(nil, error.description)
+        // Each motion value alone first, so that its error names its own key and line.
+        var speed = ChannelConfigureRequest(), cycle = ChannelConfigureRequest(), delay = ChannelConfigureRequest()
+        speed.speed = request.speed
+        cycle.cycle = request.cycle
+        delay.delay = request.delay
+        for (key, single) in [("speed", speed), ("cycle", cycle), ("delay", delay)] where !single.isEmpty {
+            try Self.validate(single, in: table, key: key)
         }
+        try Self.validate(request, in: table, key: request.loops != nil ? "loops" : nil)
         if let rate = request.frameRate, rate != 0, !(1...60).contains(rate) {
             throw table.error("frame-rate", "must be 0 (none) or 1 to 60")
         }
@@ -192,6 +196,18 @@ struct ConfigLoader {
         // Fresh copies: the parsed document's strings sit between its tables, and a message that
         // kept them would pin those pages after the document is freed (fragmentation).
         return ConfiguredMessage(id: Self.copy(id), channel: Self.copy(channel), text: Self.copy(text), request: request)
+    }
+
+    /// Checks `request` as `Configure` would; an error names `key` of `table` (the table itself
+    /// when nil).
+    private static func validate(
+        _ request: ChannelConfigureRequest, in table: ConfigTable, key: String?
+    ) throws(ConfigError) {
+        do {
+            _ = try request.applied(to: ChannelSettings()).validated()
+        } catch {
+            throw table.error(key, error.description)
+        }
     }
 
     /// Added to the error of a text over a limit: the `[limits]` key that raises it (found by
