@@ -1,4 +1,5 @@
 import Testing
+import TickerModel
 @testable import tickerd
 
 @Suite struct ConfigReaderTests {
@@ -39,6 +40,35 @@ import Testing
         // An absent key falls back to its table; an unknown table to 0.
         #expect(locator.line(of: "channel.main.delay") == 5)
         #expect(locator.line(of: "nothing.here") == 0)
+    }
+
+    /// The lines of a multi-line string were read as headers and keys: a message text with a
+    /// line `[note]` moved every later key into a table `note`, so a wrong `id` below it was
+    /// reported at the message's header (line 1) instead of its own line.
+    @Test func locatorSkipsTheLinesOfMultilineStrings() throws {
+        let source = """
+            [[message]]
+            text = \"\"\"
+            [note] the build
+            id = "not a key"
+            \"\"\"
+            id = 5
+            [[message]]
+            text = '''
+            priority = 1
+            [[message]]'''
+            priority = "high"
+            """
+        let locator = TOMLKeyLocator(source: source)
+        #expect(locator.line(of: "message[0].id") == 6)
+        #expect(locator.line(of: "message[1]") == 7)
+        #expect(locator.line(of: "message[1].priority") == 11)
+        #expect(locator.line(of: "note") == 0)
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
+        }
+        #expect(error?.description.hasPrefix("/etc/tickerd/tickerd.toml:6: message[0].id: expected a string") == true,
+                "\(String(describing: error))")
     }
 
     @Test func typedReadsReturnValues() throws {
