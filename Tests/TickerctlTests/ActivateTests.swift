@@ -126,6 +126,15 @@ import TestSupport
         #expect(atBeta.status == 0 && atBeta.stdout == "beta https://example.org/beta\n", "\(atBeta.stderr)")
         let atAlpha = try activate(["--at", "@\(alphaAt)"], column: column)
         #expect(atAlpha.status == 0 && atAlpha.stdout == "alpha https://example.org/alpha\n", "\(atAlpha.stderr)")
+        // A frame of 0 (or more than 4096) columns is a usage error, as for follow: activate used
+        // to ask about a frame of 1 column and answer "no message under column 0".
+        for command in ["activate", "render"] {
+            for width in ["0", "4097"] {
+                let refused = try fixture.run([command, "--channel", "links", "--columns", width])
+                #expect(refused.status == 64 && refused.stderr.contains("--columns must be 1 to 4096"),
+                        "\(command) --columns \(width): \(refused.stderr)")
+            }
+        }
         // A malformed instant is a usage error naming the option; nothing is activated.
         let malformed = try activate(["--at", "the day after"], column: column)
         #expect(malformed.status == 64 && malformed.stderr.contains("--at"), "\(malformed.stderr)")

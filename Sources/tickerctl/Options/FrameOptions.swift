@@ -22,6 +22,10 @@ struct FrameOptions: ParsableArguments {
         valueName: "TIME"))
     var at: String?
 
+    func validate() throws {
+        if let columns, columns == 0 || columns > 4096 { throw ValidationError("--columns must be 1 to 4096.") }
+    }
+
     /// The instant for the daemon's `Render` and `MessageAt`: microseconds since the Unix epoch,
     /// or 0 ("now" as the daemon sees it) when `--at` is not given.
     func instant() throws(UsageError) -> Int64 {
