@@ -71,6 +71,21 @@ import TickerModel
                 "\(String(describing: error))")
     }
 
+    /// `ttl = 600` (docs/configuration.md: "a bare number is in seconds", of a span's text) and
+    /// an unquoted TOML date-time were refused as "expected a string", not saying what to write.
+    @Test(arguments: [
+        ("ttl = 600", "ttl", "expected a time span such as \"10min\" or \"1h 30s\" in quotes, found integer"),
+        ("start = 2030-12-24 18:00:00", "start",
+         "expected a timestamp such as \"2026-12-24 18:00\" or \"@1767225600\" in quotes, found date-time"),
+    ])
+    func aSpanOrInstantNotInQuotesSaysToQuoteIt(line: String, key: String, problem: String) {
+        let source = "[[message]]\ntext = \"a\"\n\(line)\n"
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
+        }
+        #expect(error?.description == "/etc/tickerd/tickerd.toml:3: message[0].\(key): \(problem)")
+    }
+
     @Test func typedReadsReturnValues() throws {
         let document = try document()
         let main = try #require(try document.table("channel")?.table("main"))
