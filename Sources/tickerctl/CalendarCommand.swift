@@ -22,7 +22,7 @@ struct CalendarCommand: ParsableCommand {
     @Option(help: "How many elapses to show for each expression.")
     var iterations: UInt = 1
 
-    @Option(name: .customLong("base-time"),
+    @Option(name: .customLong("base-time"), parsing: .unconditional,
             help: "Start from this time instead of now: 'YYYY-MM-DD HH:MM:SS [ZONE]', '@SECONDS', 'today', '+SPAN'…")
     var baseTime: String?
 

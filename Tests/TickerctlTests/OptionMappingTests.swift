@@ -59,6 +59,20 @@ import TickerModel
         ])
     }
 
+    /// docs/tickerctl.md: a TIME may be `-SPAN` (before now). `--end -1h` was read as an option
+    /// named `-1h` ("Missing value for '--end <TIME>'"); so was a negative `--priority` or `--from`.
+    @Test func valuesStartingWithAMinusAreValuesNotOptions() throws {
+        let options = try MessageOptions.parse(["--start", "-2h", "--end", "-1h", "--priority", "-3"])
+        #expect(try options.dictionary(now: Self.now, zones: ZoneTable()) == [
+            "start": .int64(Self.now - 7_200_000_000), "end": .int64(Self.now - 3_600_000_000), "priority": .int32(-3),
+        ])
+        let frame = try FrameOptions.parse(["--at", "-90s"])
+        #expect(frame.at == "-90s")
+        #expect(try ValueOptions.parse(["--from", "-4.5"]).dictionary() == ["from": .double(-4.5)])
+        let calendar = try CalendarCommand.parse(["--base-time", "-1d", "daily"])
+        #expect(calendar.baseTime == "-1d")
+    }
+
     @Test func absoluteTimesUseTheGivenZone() throws {
         let options = try MessageOptions.parse([
             "--start", "2025-06-01 09:00:00 UTC", "--end", "@1748772000", "--no-urgent",

@@ -17,8 +17,8 @@ struct FrameOptions: ParsableArguments {
     var columns: UInt32?
 
     /// When.
-    @Option(help: ArgumentHelp(
-        "The instant the frame is meant for ('now', '+5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The instant the frame is meant for ('now', '+5s', '-5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
         valueName: "TIME"))
     var at: String?
 

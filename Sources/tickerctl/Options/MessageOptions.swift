@@ -20,7 +20,7 @@ struct MessageOptions: ParsableArguments {
     var id: String?
 
     /// Tape order.
-    @Option(help: "Higher priorities come first on the tape (default 0).")
+    @Option(parsing: .unconditional, help: "Higher priorities come first on the tape (default 0).")
     var priority: Int32?
 
     /// Interrupt at once.
@@ -32,11 +32,12 @@ struct MessageOptions: ParsableArguments {
     var ttl: String?
 
     /// Shown from this instant.
-    @Option(help: ArgumentHelp("Show from this time ('2025-06-01 09:00', '+5min', '@SECONDS').", valueName: "TIME"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Show from this time ('2025-06-01 09:00', '+5min', '-5min', '@SECONDS').", valueName: "TIME"))
     var start: String?
 
     /// Shown until this instant.
-    @Option(help: ArgumentHelp("Show until this time.", valueName: "TIME"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show until this time.", valueName: "TIME"))
     var end: String?
 
     /// A recurring window.

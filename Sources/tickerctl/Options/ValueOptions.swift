@@ -13,7 +13,7 @@ struct ValueOptions: ParsableArguments {
     var easing: String?
 
     /// Where the count starts.
-    @Option(help: "Count from this value instead of the current one.")
+    @Option(parsing: .unconditional, help: "Count from this value instead of the current one.")
     var from: Double?
 
     /// Digits after the decimal point.
