@@ -144,6 +144,21 @@ import TestSupport
         #expect(usage.stderr.hasPrefix("tickerctl: unknown setting 'colour'"))
     }
 
+    /// `post --start tomorrow --ttl 1h` was refused with two bare microsecond counts ("option
+    /// 'start' (1795824000000000) must come before the end (1795772974145897)"), not saying that
+    /// the end came from the ttl, counted from posting.
+    @Test func aWindowThatCannotOpenSaysWhichEndAndWhen() throws {
+        let fixture = try CLIFixture(environment: ["TZ": "UTC"])
+        let fromTTL = try fixture.run(["post", "--start", "@4102444800", "--ttl", "1h", "x"])
+        #expect(fromTTL.status == 1)
+        #expect(fromTTL.stderr.contains("option 'start' (4102444800000000 µs, Fri 2100-01-01 00:00:00 UTC) must come "
+            + "before the end, its 'ttl' after posting ("), "\(fromTTL.stderr)")
+        let passed = try fixture.run(["post", "--end", "@1700000000", "x"])
+        #expect(passed.status == 1)
+        #expect(passed.stderr.contains("the message's end, option 'end' (1700000000000000 µs, Tue 2023-11-14 22:13:20 UTC), "
+            + "has already passed"), "\(passed.stderr)")
+    }
+
     @Test func aMissingDaemonSaysHowToStartIt() throws {
         let bus = try PrivateBus()
         let output = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", bus.address, "status"])
