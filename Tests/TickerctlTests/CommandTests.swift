@@ -159,6 +159,30 @@ import TestSupport
             + "has already passed"), "\(passed.stderr)")
     }
 
+    /// docs/configuration.md: posted messages are not touched by the file, except one whose id a
+    /// message of the file has too — the file's replaces it at every reload, and goes with it.
+    @Test func aFileMessageReplacesAPostedOneWithItsIdAtEveryReload() throws {
+        let fixture = try CLIFixture()
+        func listed() throws -> [String: String] {
+            let json = try fixture.ok(["list", "--json"])
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            var result: [String: String] = [:]
+            for entry in entries { result[entry["id"] as? String ?? ""] = "\(entry["origin"] ?? ""): \(entry["text"] ?? "")" }
+            return result
+        }
+        _ = try fixture.ok(["post", "--id", "bed", "posted over the bus"])
+        _ = try fixture.ok(["post", "--id", "other", "another posted one"])
+        try fixture.daemon.writeConfig("[[message]]\nid = \"bed\"\ntext = \"from the file\"\n")
+        _ = try fixture.ok(["reload"])
+        #expect(try listed() == ["bed": "config: from the file", "other": "posted: another posted one"])
+        _ = try fixture.ok(["post", "--id", "bed", "posted again"])
+        _ = try fixture.ok(["reload"])
+        #expect(try listed()["bed"] == "config: from the file")
+        try fixture.daemon.writeConfig("")
+        _ = try fixture.ok(["reload"])
+        #expect(try listed() == ["other": "posted: another posted one"])
+    }
+
     @Test func aMissingDaemonSaysHowToStartIt() throws {
         let bus = try PrivateBus()
         let output = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", bus.address, "status"])
