@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TickerModel
 @testable import tickerd
 
@@ -22,6 +23,21 @@ import TickerModel
         let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
         #expect(error?.line == line)
         #expect(error?.description == "\(file):\(line): column \(column): a NUL byte (U+0000), which a TOML file cannot hold")
+    }
+
+    /// A file that is not UTF-8 was refused as "not valid UTF-8" with no line: in a long file
+    /// (a Latin-1 é in one message) the person had to search for it.
+    @Test(arguments: [
+        ([UInt8]("[[message]]\ntext = \"caf".utf8) + [0xE9] + [UInt8]("\"\n".utf8), 2, 12),
+        ([UInt8]("# ok\n\n[channel.main]\nseparator = \" ".utf8) + [0xE2, 0x80] + [UInt8]("\"\n".utf8), 4, 15),
+        ([0xFF, 0xFE], 1, 1),
+    ])
+    func bytesThatAreNotUTF8AreRefusedWithTheirLineAndColumn(bytes: [UInt8], line: Int, column: Int) throws {
+        let folder = try TemporaryDirectory(prefix: "config-utf8")
+        let path = folder.file("tickerd.toml")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ConfigError.self) { try loader.load(path: path, missingIsEmpty: false) }
+        #expect(error?.description == "\(path):\(line): column \(column): not valid UTF-8 (a TOML file is UTF-8 text)")
     }
 
     /// A dotted key of thousands of parts stalled start or SIGHUP for 44 s (release; locating a
