@@ -139,6 +139,16 @@ import TestSupport
         let badCalendar = try fixture.run(["post", "--calendar", "Mon..Blursday", "--duration", "1h", "x"])
         #expect(badCalendar.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidCalendar: "))
 
+        // render and activate read the channel's object: a missing one was
+        // "org.freedesktop.DBus.Error.UnknownObject: no object at path /io/github/…/channel/nowhere".
+        for arguments in [["render", "--channel", "nowhere"], ["render", "--channel", "nowhere", "--columns", "9"],
+                          ["activate", "--print", "--channel", "nowhere"]] {
+            let noChannel = try fixture.run(arguments)
+            #expect(noChannel.status == 1)
+            #expect(noChannel.stderr == "tickerctl: there is no channel 'nowhere' (post or configure creates one)\n",
+                    "\(arguments): \(noChannel.stderr)")
+        }
+
         let usage = try fixture.run(["configure", "main", "colour=red"])
         #expect(usage.status == 64)
         #expect(usage.stderr.hasPrefix("tickerctl: unknown setting 'colour'"))
