@@ -73,4 +73,18 @@ import TestSupport
         #expect(alone.status == 0, "\(alone.stderr)")
         #expect(try object(alone.stdout)["state"] as? String == "offline")
     }
+
+    /// When the bus itself went away during the wait, the command printed the state it had read
+    /// before (still "online", the digest the caller holds) instead of "offline".
+    @Test func theBusGoingAwayEndsTheWaitWithOffline() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "one"])
+        let digest = try #require(try object(try fixture.ok(["timeline"]))["digest"] as? String)
+        let poll = try ChildProcess(CLIFixture.tickerctl, ["--bus", fixture.address, "timeline", "--after", digest])
+        #expect(!poll.waitForOutput(timeout: .milliseconds(300)) { !$0.isEmpty })
+        fixture.daemon.bus.stop()
+        #expect(try poll.wait(timeout: .seconds(20)) == 0)
+        let state = try object(poll.standardOutput)
+        #expect(state["state"] as? String == "offline" && state["digest"] as? String != digest, "\(state)")
+    }
 }

@@ -58,8 +58,12 @@ struct TimelineCommand: ParsableCommand {
             var state = watch.read()
             if let after {
                 let deadline = Deadline.after(.milliseconds(Int64(timeout * 1000)))
-                while state.digest == after, watch.waitForChange(until: deadline, declaring: columns) {
+                // Read again after every wake-up, the last one too: when the bus went away the
+                // state is "offline", not the one read before it went.
+                while state.digest == after {
+                    let woken = watch.waitForChange(until: deadline, declaring: columns)
                     state = watch.read()
+                    if !woken { break }
                 }
             }
             print(state.json.text)
