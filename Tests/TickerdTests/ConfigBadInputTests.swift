@@ -40,6 +40,20 @@ import TickerModel
         #expect(error?.description == "\(path):\(line): column \(column): not valid UTF-8 (a TOML file is UTF-8 text)")
     }
 
+    /// An id given twice names the other message; a default id (`config-N`, not in the file)
+    /// that another message took said only "id 'config-2' is used twice", of a message with no id.
+    @Test func anIdUsedTwiceNamesTheOtherMessageAndADefaultIdSaysSo() {
+        let explicit = #expect(throws: ConfigError.self) {
+            try loader.parse("[[message]]\nid = \"x\"\ntext = \"a\"\n[[message]]\ntext = \"b\"\nid = \"x\"\n", file: file)
+        }
+        #expect(explicit?.description == "\(file):6: message[1].id: id 'x' is used twice: message[0] has it too")
+        let byDefault = #expect(throws: ConfigError.self) {
+            try loader.parse("[[message]]\nid = \"config-2\"\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\n", file: file)
+        }
+        #expect(byDefault?.description == "\(file):5: message[1].id: this message's default id 'config-2' "
+            + "(config-N by position) is message[0]'s id; give this one an id")
+    }
+
     /// A dotted key of thousands of parts stalled start or SIGHUP for 44 s (release; locating a
     /// key joined every prefix) and, deeper, overflowed toml++'s stack when it parsed or freed the
     /// document. It is refused on its line before toml++ sees it, and so are values nested as deep.

@@ -73,10 +73,17 @@ struct ConfigLoader {
                 if let problem = budget.addChannel(name) { throw channels.error(name, problem) }
             }
         }
-        var ids: Set<String> = []
+        var ids: [String: Int] = [:]
         for (index, entry) in try document.tables("message").enumerated() {
             let message = try readMessage(entry, index: index, limits: config.limits.model)
-            guard ids.insert(message.id).inserted else { throw entry.error("id", "id '\(message.id)' is used twice") }
+            if let first = ids[message.id] {
+                // A default id (config-N by position) is not in the file: say where it comes from.
+                throw entry.error("id", entry.keys.contains("id")
+                    ? "id '\(message.id)' is used twice: message[\(first)] has it too"
+                    : "this message's default id '\(message.id)' (config-N by position) is message[\(first)]'s id; "
+                        + "give this one an id")
+            }
+            ids[message.id] = index
             if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
             if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
             config.messages.append(message)
