@@ -221,6 +221,26 @@ import TestSupport
         }
     }
 
+    /// man/tickerctl.1 left `timeline` out; every command has its entry (`.B name …`,
+    /// `.BR pause " …, " resume …`), and docs/tickerctl.md its row.
+    @Test func everyCommandIsInTheManPageAndTheDoc() throws {
+        // The checkout: three levels above this file (Tests/TickerctlTests/CommandTests.swift).
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("man/tickerctl.1"), encoding: .utf8)
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/tickerctl.md"), encoding: .utf8)
+        for command in Tickerctl.configuration.subcommands {
+            let name = command.configuration.commandName ?? ""
+            let entry = page.split(separator: "\n").contains { line in
+                let words = line.split(separator: " ")
+                let named = (words.first == ".B" || words.first == ".BR") && words.dropFirst().first.map(String.init) == name
+                return named || (line.hasPrefix(".BR pause ") && line.contains("\" \(name) \""))
+            }
+            #expect(entry, "man/tickerctl.1 has no entry for \(name)")
+            #expect(doc.contains("| `\(name)") || doc.contains(", `\(name)"), "docs/tickerctl.md has no row for \(name)")
+        }
+    }
+
     @Test func completionScriptsAreGenerated() throws {
         for shell in ["bash", "zsh", "fish"] {
             let output = try ChildProcess.run(CLIFixture.tickerctl, ["--generate-completion-script", shell])
