@@ -129,6 +129,15 @@ import TestSupport
         #expect(missing.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.NoSuchMessage: "))
         #expect(missing.stderr.split(separator: "\n").count == 1)
 
+        // An id that does not exist does not keep the others from being removed (it was the end:
+        // `remove a nope b` left b).
+        for id in ["a", "b"] { _ = try fixture.ok(["post", "--id", id, "message \(id)"]) }
+        let partly = try fixture.run(["remove", "a", "no-such-id", "b"])
+        #expect(partly.status == 1)
+        #expect(partly.stderr == "tickerctl: io.github.tickerd.Ticker1.Error.NoSuchMessage: "
+            + "there is no message with id 'no-such-id'\n", "\(partly.stderr)")
+        #expect(try fixture.property("Messages") as? [String] == [])
+
         let badText = try fixture.run(["post", "bidi \u{202E} override"])
         #expect(badText.status == 1)
         #expect(badText.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidText: "))
