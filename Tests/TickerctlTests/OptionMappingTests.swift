@@ -34,6 +34,15 @@ import TickerModel
         ("loops=-2", "whole number"),
         ("delay=soon", "delay=soon: invalid time span 'soon'"),
         ("cycle=infinity", "cycle=infinity: 'infinity' is not allowed"),
+        // The daemon's ranges, checked before anything is sent (they went to the daemon, which
+        // answered InvalidOption with status 1).
+        ("columns=0", "columns=0: must be a whole number from 1 to 4096"),
+        ("columns=5000", "from 1 to 4096"),
+        ("frame-rate=61", "frame-rate=61: must be 0 (none) or a number from 1 to 60"),
+        ("frame-rate=0.5", "0 (none) or a number from 1 to 60"),
+        ("speed=20000", "speed=20000: must be a number above 0 and at most 10000"),
+        ("cycle=50us", "cycle=50us: must be at least 100us"),
+        ("delay=2y", "delay=2y: must be at most 365d"),
     ])
     func configureRefusesBadWordsWithAMessageNamingThem(word: String, message: String) {
         #expect {
