@@ -76,9 +76,11 @@ public struct ConfigTable {
         return flag
     }
 
-    /// A string value turned into `T` by `parse`; a parse failure names this key and line.
+    /// A string value turned into `T` by `parse`; a parse failure names this key and line, and a
+    /// value of another type (`ttl = 600`, a TOML date-time) says to write `what` in quotes.
     public func parsed<T>(_ key: String, as what: String, _ parse: (String) throws -> T) throws(ConfigError) -> T? {
-        guard let text = try string(key) else { return nil }
+        guard let value = TOMLDocument.node(key, in: table) else { return nil }
+        guard let text = TOMLDocument.string(value) else { throw typeError(key, "\(what) in quotes", value) }
         do {
             return try parse(text)
         } catch {

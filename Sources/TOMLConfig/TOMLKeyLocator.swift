@@ -3,7 +3,7 @@
 /// TOMLKit reports lines for syntax errors only; a value that parses but is wrong (an unknown mode,
 /// a bad calendar expression) needs its line found in the source. The locator reads table headers
 /// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
-/// which covers how tickerd's configuration is written; for anything else it falls back to the
+/// skipping the lines inside a multi-line string a value opens (a message's text), which covers how tickerd's configuration is written; for anything else it falls back to the
 /// line of the enclosing table, and to 0 when even that is unknown.
 ///
 /// Its work is linear in the source: only the first ``maximumDepth`` parts of a dotted key are
@@ -61,8 +61,15 @@ private struct KeyLines {
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
         // "\r\n" is one Character in Swift: split on both, or a CRLF file is one long line.
         let sourceLines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+        // The delimiter of the multi-line string a value opened and has not closed yet: its lines
+        // are text (a message's), not headers or keys.
+        var openString: String?
         for (offset, rawLine) in sourceLines.enumerated() {
             let number = offset + 1
+            if let delimiter = openString {
+                if rawLine.firstRange(of: delimiter) != nil { openString = nil }
+                continue
+            }
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[[") {
                 guard let close = line.firstRange(of: "]]") else { continue }
@@ -82,6 +89,7 @@ private struct KeyLines {
                 let key = Self.keyPath(line[..<equals])
                 guard !key.isEmpty else { continue }
                 record(table + key, at: number)
+                openString = Self.unclosedMultilineString(line[line.index(after: equals)...])
             }
         }
     }
@@ -122,6 +130,16 @@ private struct KeyLines {
             if dots == maximumDepth { return path[..<index] }
         }
         return Substring(path)
+    }
+
+    /// The delimiter (`\"\"\"` or `\'\'\'`) of a multi-line string that `value` opens and does
+    /// not close on its line, else nil.
+    private static func unclosedMultilineString(_ value: Substring) -> String? {
+        let value = value.drop { $0 == " " || $0 == "\t" }
+        for delimiter in ["\"\"\"", "\'\'\'"] where value.hasPrefix(delimiter) {
+            return value.dropFirst(3).firstRange(of: delimiter) == nil ? delimiter : nil
+        }
+        return nil
     }
 
     /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces.

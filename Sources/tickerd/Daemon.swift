@@ -121,7 +121,7 @@ final class Daemon {
         let config = try configLoader.load(path: options.configPath, missingIsEmpty: !options.configExplicit)
         try restoreState()
         do {
-            try manager.apply(config: config)
+            logSkipped(try manager.apply(config: config))
         } catch {
             throw ConfigError(file: options.configPath, line: 0, key: "", problem: "cannot be applied to the saved state: \(error)")
         }
@@ -213,10 +213,18 @@ final class Daemon {
             throw .invalidConfig("\(error); the old configuration stays in force")
         }
         do {
-            try manager.apply(config: fresh)
+            logSkipped(try manager.apply(config: fresh))
         } catch {
             logger.error("reload: \(options.configPath): \(error); keeping the old configuration")
             throw .invalidConfig("\(options.configPath): cannot be applied: \(error); the old configuration stays in force")
+        }
+    }
+
+    /// Says which of the file's messages were skipped (their window closed for good), so a
+    /// message that does not show is explained.
+    private func logSkipped(_ ids: [String]) {
+        for id in ids {
+            logger.info("\(options.configPath): message '\(id)' skipped: its window has closed for good or can never open")
         }
     }
 

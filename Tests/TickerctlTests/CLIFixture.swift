@@ -6,8 +6,8 @@ import TestSupport
 final class CLIFixture: Sendable {
     let daemon: TickerdProcess
 
-    init(config: String = "") throws {
-        daemon = try TickerdProcess(config: config)
+    init(config: String = "", environment: [String: String] = [:]) throws {
+        daemon = try TickerdProcess(config: config, environment: environment)
     }
 
     deinit {

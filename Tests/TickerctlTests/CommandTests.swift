@@ -141,6 +141,15 @@ import TestSupport
         #expect(missing.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.NoSuchMessage: "))
         #expect(missing.stderr.split(separator: "\n").count == 1)
 
+        // An id that does not exist does not keep the others from being removed (it was the end:
+        // `remove a nope b` left b).
+        for id in ["a", "b"] { _ = try fixture.ok(["post", "--id", id, "message \(id)"]) }
+        let partly = try fixture.run(["remove", "a", "no-such-id", "b"])
+        #expect(partly.status == 1)
+        #expect(partly.stderr == "tickerctl: io.github.tickerd.Ticker1.Error.NoSuchMessage: "
+            + "there is no message with id 'no-such-id'\n", "\(partly.stderr)")
+        #expect(try fixture.property("Messages") as? [String] == [])
+
         let badText = try fixture.run(["post", "bidi \u{202E} override"])
         #expect(badText.status == 1)
         #expect(badText.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidText: "))
@@ -151,9 +160,58 @@ import TestSupport
         let badCalendar = try fixture.run(["post", "--calendar", "Mon..Blursday", "--duration", "1h", "x"])
         #expect(badCalendar.stderr.hasPrefix("tickerctl: io.github.tickerd.Ticker1.Error.InvalidCalendar: "))
 
+        // render and activate read the channel's object: a missing one was
+        // "org.freedesktop.DBus.Error.UnknownObject: no object at path /io/github/…/channel/nowhere".
+        for arguments in [["render", "--channel", "nowhere"], ["render", "--channel", "nowhere", "--columns", "9"],
+                          ["activate", "--print", "--channel", "nowhere"]] {
+            let noChannel = try fixture.run(arguments)
+            #expect(noChannel.status == 1)
+            #expect(noChannel.stderr == "tickerctl: there is no channel 'nowhere' (post or configure creates one)\n",
+                    "\(arguments): \(noChannel.stderr)")
+        }
+
         let usage = try fixture.run(["configure", "main", "colour=red"])
         #expect(usage.status == 64)
         #expect(usage.stderr.hasPrefix("tickerctl: unknown setting 'colour'"))
+    }
+
+    /// `post --start tomorrow --ttl 1h` was refused with two bare microsecond counts ("option
+    /// 'start' (1795824000000000) must come before the end (1795772974145897)"), not saying that
+    /// the end came from the ttl, counted from posting.
+    @Test func aWindowThatCannotOpenSaysWhichEndAndWhen() throws {
+        let fixture = try CLIFixture(environment: ["TZ": "UTC"])
+        let fromTTL = try fixture.run(["post", "--start", "@4102444800", "--ttl", "1h", "x"])
+        #expect(fromTTL.status == 1)
+        #expect(fromTTL.stderr.contains("option 'start' (4102444800000000 µs, Fri 2100-01-01 00:00:00 UTC) must come "
+            + "before the end, its 'ttl' after posting ("), "\(fromTTL.stderr)")
+        let passed = try fixture.run(["post", "--end", "@1700000000", "x"])
+        #expect(passed.status == 1)
+        #expect(passed.stderr.contains("the message's end, option 'end' (1700000000000000 µs, Tue 2023-11-14 22:13:20 UTC), "
+            + "has already passed"), "\(passed.stderr)")
+    }
+
+    /// docs/configuration.md: posted messages are not touched by the file, except one whose id a
+    /// message of the file has too — the file's replaces it at every reload, and goes with it.
+    @Test func aFileMessageReplacesAPostedOneWithItsIdAtEveryReload() throws {
+        let fixture = try CLIFixture()
+        func listed() throws -> [String: String] {
+            let json = try fixture.ok(["list", "--json"])
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+            var result: [String: String] = [:]
+            for entry in entries { result[entry["id"] as? String ?? ""] = "\(entry["origin"] ?? ""): \(entry["text"] ?? "")" }
+            return result
+        }
+        _ = try fixture.ok(["post", "--id", "bed", "posted over the bus"])
+        _ = try fixture.ok(["post", "--id", "other", "another posted one"])
+        try fixture.daemon.writeConfig("[[message]]\nid = \"bed\"\ntext = \"from the file\"\n")
+        _ = try fixture.ok(["reload"])
+        #expect(try listed() == ["bed": "config: from the file", "other": "posted: another posted one"])
+        _ = try fixture.ok(["post", "--id", "bed", "posted again"])
+        _ = try fixture.ok(["reload"])
+        #expect(try listed()["bed"] == "config: from the file")
+        try fixture.daemon.writeConfig("")
+        _ = try fixture.ok(["reload"])
+        #expect(try listed() == ["other": "posted: another posted one"])
     }
 
     @Test func aMissingDaemonSaysHowToStartIt() throws {
@@ -181,6 +239,26 @@ import TestSupport
             let name = command.configuration.commandName ?? ""
             let help = try ChildProcess.run(CLIFixture.tickerctl, ["help", name])
             #expect(help.stdout.contains("--bus"), "tickerctl \(name) does not take --bus")
+        }
+    }
+
+    /// man/tickerctl.1 left `timeline` out; every command has its entry (`.B name …`,
+    /// `.BR pause " …, " resume …`), and docs/tickerctl.md its row.
+    @Test func everyCommandIsInTheManPageAndTheDoc() throws {
+        // The checkout: three levels above this file (Tests/TickerctlTests/CommandTests.swift).
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("man/tickerctl.1"), encoding: .utf8)
+        let doc = try String(contentsOf: root.appendingPathComponent("docs/tickerctl.md"), encoding: .utf8)
+        for command in Tickerctl.configuration.subcommands {
+            let name = command.configuration.commandName ?? ""
+            let entry = page.split(separator: "\n").contains { line in
+                let words = line.split(separator: " ")
+                let named = (words.first == ".B" || words.first == ".BR") && words.dropFirst().first.map(String.init) == name
+                return named || (line.hasPrefix(".BR pause ") && line.contains("\" \(name) \""))
+            }
+            #expect(entry, "man/tickerctl.1 has no entry for \(name)")
+            #expect(doc.contains("| `\(name)") || doc.contains(", `\(name)"), "docs/tickerctl.md has no row for \(name)")
         }
     }
 

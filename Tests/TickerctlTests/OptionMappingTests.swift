@@ -32,8 +32,17 @@ import TickerModel
         ("speed=-1", "above 0"),
         ("speed=fast", "above 0"),
         ("loops=-2", "whole number"),
-        ("delay=soon", "--delay"),
-        ("cycle=infinity", "not allowed"),
+        ("delay=soon", "delay=soon: invalid time span 'soon'"),
+        ("cycle=infinity", "cycle=infinity: 'infinity' is not allowed"),
+        // The daemon's ranges, checked before anything is sent (they went to the daemon, which
+        // answered InvalidOption with status 1).
+        ("columns=0", "columns=0: must be a whole number from 1 to 4096"),
+        ("columns=5000", "from 1 to 4096"),
+        ("frame-rate=61", "frame-rate=61: must be 0 (none) or a number from 1 to 60"),
+        ("frame-rate=0.5", "0 (none) or a number from 1 to 60"),
+        ("speed=20000", "speed=20000: must be a number above 0 and at most 10000"),
+        ("cycle=50us", "cycle=50us: must be at least 100us"),
+        ("delay=2y", "delay=2y: must be at most 365d"),
     ])
     func configureRefusesBadWordsWithAMessageNamingThem(word: String, message: String) {
         #expect {
@@ -69,6 +78,20 @@ import TickerModel
             "id": .string("standup"), "priority": .int32(-3), "urgent": .bool(true), "ttl": .int64(600_000_000),
             "start": .int64(Self.now + 300_000_000), "effect": .string("reveal"), "reveal": .int64(1_500_000),
         ])
+    }
+
+    /// docs/tickerctl.md: a TIME may be `-SPAN` (before now). `--end -1h` was read as an option
+    /// named `-1h` ("Missing value for '--end <TIME>'"); so was a negative `--priority` or `--from`.
+    @Test func valuesStartingWithAMinusAreValuesNotOptions() throws {
+        let options = try MessageOptions.parse(["--start", "-2h", "--end", "-1h", "--priority", "-3"])
+        #expect(try options.dictionary(now: Self.now, zones: ZoneTable()) == [
+            "start": .int64(Self.now - 7_200_000_000), "end": .int64(Self.now - 3_600_000_000), "priority": .int32(-3),
+        ])
+        let frame = try FrameOptions.parse(["--at", "-90s"])
+        #expect(frame.at == "-90s")
+        #expect(try ValueOptions.parse(["--from", "-4.5"]).dictionary() == ["from": .double(-4.5)])
+        let calendar = try CalendarCommand.parse(["--base-time", "-1d", "daily"])
+        #expect(calendar.baseTime == "-1d")
     }
 
     @Test func absoluteTimesUseTheGivenZone() throws {
@@ -120,6 +143,8 @@ import TickerModel
         #expect(GlobalArguments.reorder(["--bus=unix:path=/x", "post", "hi"]) == ["post", "--bus=unix:path=/x", "hi"])
         #expect(GlobalArguments.reorder(["post", "--bus", "system", "hi"]) == ["post", "--bus", "system", "hi"])
         #expect(GlobalArguments.reorder(["--help"]) == ["--help"])
+        // `tickerctl --bus system help post` was "Unknown option '--bus'".
+        #expect(GlobalArguments.reorder(["--bus", "system", "help", "post"]) == ["help", "post"])
         #expect(BusSelection(argument: "session") == .session)
         #expect(BusSelection(argument: "unix:path=/run/bus") == .address("unix:path=/run/bus"))
         #expect(BusSelection(argument: "bogus") == nil)

@@ -62,4 +62,29 @@ import TestSupport
         #expect(try back.wait(timeout: .seconds(20)) == 0)
         #expect(try object(back.standardOutput)["state"] as? String == "online")
     }
+
+    @Test func anUnreachableBusExits69AndAMissingDaemonIsOffline() throws {
+        let scratch = try TemporaryDirectory(prefix: "timeline")
+        let nowhere = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", "unix:path=\(scratch.file("no-bus"))", "timeline"])
+        #expect(nowhere.status == 69, "\(nowhere.stderr)")
+        #expect(nowhere.stdout.isEmpty && nowhere.stderr.hasPrefix("tickerctl: cannot connect to the bus at "), "\(nowhere.stderr)")
+        let bus = try PrivateBus()
+        let alone = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", bus.address, "timeline"])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(try object(alone.stdout)["state"] as? String == "offline")
+    }
+
+    /// When the bus itself went away during the wait, the command printed the state it had read
+    /// before (still "online", the digest the caller holds) instead of "offline".
+    @Test func theBusGoingAwayEndsTheWaitWithOffline() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "one"])
+        let digest = try #require(try object(try fixture.ok(["timeline"]))["digest"] as? String)
+        let poll = try ChildProcess(CLIFixture.tickerctl, ["--bus", fixture.address, "timeline", "--after", digest])
+        #expect(!poll.waitForOutput(timeout: .milliseconds(300)) { !$0.isEmpty })
+        fixture.daemon.bus.stop()
+        #expect(try poll.wait(timeout: .seconds(20)) == 0)
+        let state = try object(poll.standardOutput)
+        #expect(state["state"] as? String == "offline" && state["digest"] as? String != digest, "\(state)")
+    }
 }

@@ -51,6 +51,13 @@ import TestSupport
             """)
         #expect(try fixture.property("main", "Messages").value as? [String] == ["daily"])
         #expect((try fixture.call("List", "s", [""]).data.first as? [Any])?.count == 1)
+        // Skipped without a word, a message that does not show left the person guessing: the
+        // log names each one.
+        let log = fixture.daemon.process.standardError
+        for id in ["past-calendar", "past-end"] {
+            #expect(log.contains("message '\(id)' skipped: its window has closed for good or can never open"), "\(log)")
+        }
+        #expect(!log.contains("message 'daily' skipped"))
     }
 
     @Test func anEndlessTimeToLiveListsTheLatestEnd() throws {

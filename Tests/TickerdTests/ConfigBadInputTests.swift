@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 import TickerModel
 @testable import tickerd
 
@@ -22,6 +23,35 @@ import TickerModel
         let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
         #expect(error?.line == line)
         #expect(error?.description == "\(file):\(line): column \(column): a NUL byte (U+0000), which a TOML file cannot hold")
+    }
+
+    /// A file that is not UTF-8 was refused as "not valid UTF-8" with no line: in a long file
+    /// (a Latin-1 é in one message) the person had to search for it.
+    @Test(arguments: [
+        ([UInt8]("[[message]]\ntext = \"caf".utf8) + [0xE9] + [UInt8]("\"\n".utf8), 2, 12),
+        ([UInt8]("# ok\n\n[channel.main]\nseparator = \" ".utf8) + [0xE2, 0x80] + [UInt8]("\"\n".utf8), 4, 15),
+        ([0xFF, 0xFE], 1, 1),
+    ])
+    func bytesThatAreNotUTF8AreRefusedWithTheirLineAndColumn(bytes: [UInt8], line: Int, column: Int) throws {
+        let folder = try TemporaryDirectory(prefix: "config-utf8")
+        let path = folder.file("tickerd.toml")
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ConfigError.self) { try loader.load(path: path, missingIsEmpty: false) }
+        #expect(error?.description == "\(path):\(line): column \(column): not valid UTF-8 (a TOML file is UTF-8 text)")
+    }
+
+    /// An id given twice names the other message; a default id (`config-N`, not in the file)
+    /// that another message took said only "id 'config-2' is used twice", of a message with no id.
+    @Test func anIdUsedTwiceNamesTheOtherMessageAndADefaultIdSaysSo() {
+        let explicit = #expect(throws: ConfigError.self) {
+            try loader.parse("[[message]]\nid = \"x\"\ntext = \"a\"\n[[message]]\ntext = \"b\"\nid = \"x\"\n", file: file)
+        }
+        #expect(explicit?.description == "\(file):6: message[1].id: id 'x' is used twice: message[0] has it too")
+        let byDefault = #expect(throws: ConfigError.self) {
+            try loader.parse("[[message]]\nid = \"config-2\"\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\n", file: file)
+        }
+        #expect(byDefault?.description == "\(file):5: message[1].id: this message's default id 'config-2' "
+            + "(config-N by position) is message[0]'s id; give this one an id")
     }
 
     /// A dotted key of thousands of parts stalled start or SIGHUP for 44 s (release; locating a
@@ -64,10 +94,30 @@ import TickerModel
         let error = #expect(throws: ConfigError.self) {
             try loader.parse("[channel.main]\nmode = \"scroll\"\ncycle = \"1us\"\n", file: file)
         }
-        #expect(error?.description.hasPrefix("\(file):1: channel.main: cycle must be at least 100 microseconds") == true,
+        #expect(error?.description.hasPrefix("\(file):3: channel.main.cycle: cycle must be at least 100 microseconds") == true,
                 "\(String(describing: error))")
         let config = try loader.parse("[channel.main]\ncycle = \"100us\"\n", file: file)
         #expect(config.channels["main"]?.request.cycle == 100)
+    }
+
+    /// A motion value out of its range was reported at the section's header with the section as
+    /// its key (`tickerd.toml:1: channel.main: speed must be …`); it names its own line and key.
+    @Test(arguments: [
+        ("speed = -3", "speed", "speed must be above 0"),
+        ("speed = 0", "speed", "speed must be above 0"),
+        ("speed = nan", "speed", "speed must be above 0"),
+        ("speed = 20000", "speed", "speed must be above 0 and at most 10000"),
+        ("cycle = \"50us\"", "cycle", "cycle must be at least 100 microseconds"),
+        ("delay = \"2y\"", "delay", "delay must be at most a year"),
+        ("phase = \"wall-clock\"\nloops = 3", "loops", "phase wall-clock repeats for ever"),
+    ])
+    func aMotionValueOutOfRangeNamesItsLineAndKey(lines: String, key: String, problem: String) {
+        let source = "# motion\n[channel.news]\nmode = \"scroll\"\n\(lines)\n"
+        let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+        let line = 4 + lines.split(separator: "\n").firstIndex { $0.hasPrefix(key) }!
+        #expect(error?.line == line && error?.key == "channel.news.\(key)", "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("\(file):\(line): channel.news.\(key): \(problem)") == true,
+                "\(String(describing: error))")
     }
 
     /// A marquee label's curve names are accepted beside the rules' own.

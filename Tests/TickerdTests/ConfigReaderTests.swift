@@ -1,4 +1,5 @@
 import Testing
+import TickerModel
 @testable import tickerd
 
 @Suite struct ConfigReaderTests {
@@ -39,6 +40,50 @@ import Testing
         // An absent key falls back to its table; an unknown table to 0.
         #expect(locator.line(of: "channel.main.delay") == 5)
         #expect(locator.line(of: "nothing.here") == 0)
+    }
+
+    /// The lines of a multi-line string were read as headers and keys: a message text with a
+    /// line `[note]` moved every later key into a table `note`, so a wrong `id` below it was
+    /// reported at the message's header (line 1) instead of its own line.
+    @Test func locatorSkipsTheLinesOfMultilineStrings() throws {
+        let source = """
+            [[message]]
+            text = \"\"\"
+            [note] the build
+            id = "not a key"
+            \"\"\"
+            id = 5
+            [[message]]
+            text = '''
+            priority = 1
+            [[message]]'''
+            priority = "high"
+            """
+        let locator = TOMLKeyLocator(source: source)
+        #expect(locator.line(of: "message[0].id") == 6)
+        #expect(locator.line(of: "message[1]") == 7)
+        #expect(locator.line(of: "message[1].priority") == 11)
+        #expect(locator.line(of: "note") == 0)
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
+        }
+        #expect(error?.description.hasPrefix("/etc/tickerd/tickerd.toml:6: message[0].id: expected a string") == true,
+                "\(String(describing: error))")
+    }
+
+    /// `ttl = 600` (docs/configuration.md: "a bare number is in seconds", of a span's text) and
+    /// an unquoted TOML date-time were refused as "expected a string", not saying what to write.
+    @Test(arguments: [
+        ("ttl = 600", "ttl", "expected a time span such as \"10min\" or \"1h 30s\" in quotes, found integer"),
+        ("start = 2030-12-24 18:00:00", "start",
+         "expected a timestamp such as \"2026-12-24 18:00\" or \"@1767225600\" in quotes, found date-time"),
+    ])
+    func aSpanOrInstantNotInQuotesSaysToQuoteIt(line: String, key: String, problem: String) {
+        let source = "[[message]]\ntext = \"a\"\n\(line)\n"
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
+        }
+        #expect(error?.description == "/etc/tickerd/tickerd.toml:3: message[0].\(key): \(problem)")
     }
 
     @Test func typedReadsReturnValues() throws {

@@ -6,6 +6,8 @@ enum ClientFailure: Error, CustomStringConvertible {
     case cannotConnect(BusSelection, DBusError)
     /// The daemon (or the bus on its behalf) answered with an error.
     case daemon(DBusError, BusSelection)
+    /// The channel asked about does not exist (the daemon has no object for it).
+    case noSuchChannel(String)
     /// The daemon answered something this client does not understand.
     case unexpectedReply(String)
     /// What the user typed is wrong.
@@ -28,6 +30,8 @@ enum ClientFailure: Error, CustomStringConvertible {
                 lines.append("tickerd is not running on \(selection); \(selection.startAdvice)")
             }
             return lines
+        case .noSuchChannel(let name):
+            return ["there is no channel '\(name)' (post or configure creates one)"]
         case .unexpectedReply(let what):
             return ["unexpected reply from tickerd: \(what)"]
         case .usage(let error):
@@ -42,7 +46,7 @@ enum ClientFailure: Error, CustomStringConvertible {
         case .usage: return 64
         case .cannotConnect: return 69
         case .daemon(let error, _): return Self.missingDaemonErrors.contains(error.name) ? 69 : 1
-        case .unexpectedReply: return 1
+        case .noSuchChannel, .unexpectedReply: return 1
         }
     }
 

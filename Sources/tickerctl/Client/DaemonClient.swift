@@ -1,4 +1,5 @@
 import DBus
+import TickerNames
 
 /// A blocking client of the daemon: one private connection, calls that wait for their reply.
 ///
@@ -36,7 +37,13 @@ final class DaemonClient {
                 destination: TickerAPI.busName, path: path, interface: interface, member: member,
                 arguments: arguments, timeout: Self.callTimeout)
         } catch {
-            throw .daemon(DBusError(from: error), selection)
+            let failure = DBusError(from: error)
+            // The daemon has no object for a channel that does not exist: say so in its words.
+            if failure.name == DBusError.Names.unknownObject,
+               path.rawValue.hasPrefix(TickerBus.channelPath("")), let name = path.elements.last {
+                throw .noSuchChannel(String(name))
+            }
+            throw .daemon(failure, selection)
         }
     }
 

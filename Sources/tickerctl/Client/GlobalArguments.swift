@@ -3,7 +3,7 @@
 /// leading `--bus` words are moved behind the name before parsing.
 enum GlobalArguments {
     /// `arguments` (without the program name) with leading `--bus X` / `--bus=X` moved after the
-    /// first word that is not an option.
+    /// first word that is not an option (dropped before `help`).
     static func reorder(_ arguments: [String]) -> [String] {
         var global: [String] = []
         var index = 0
@@ -20,6 +20,8 @@ enum GlobalArguments {
             }
         }
         guard !global.isEmpty, index < arguments.count else { return arguments }
+        // `help` talks to no bus and takes no --bus: `tickerctl --bus system help post` is help.
+        if arguments[index] == "help" { return Array(arguments[index...]) }
         return [arguments[index]] + global + arguments[(index + 1)...]
     }
 }

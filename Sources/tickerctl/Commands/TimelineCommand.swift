@@ -18,7 +18,7 @@ struct TimelineCommand: ParsableCommand {
             timeline is the Timeline property with its D-Bus keys. With --after DIGEST it first \
             waits until the digest differs from DIGEST (a change, the daemon leaving or coming back) \
             or --timeout passes; while waiting, --columns declares the caller's width as a viewer \
-            (Subscribe with fps 0). Exits 0 after printing, 1 when the bus cannot be reached.
+            (Subscribe with fps 0). Exits 0 after printing, 69 when the bus cannot be reached.
             """
     )
 
@@ -58,8 +58,12 @@ struct TimelineCommand: ParsableCommand {
             var state = watch.read()
             if let after {
                 let deadline = Deadline.after(.milliseconds(Int64(timeout * 1000)))
-                while state.digest == after, watch.waitForChange(until: deadline, declaring: columns) {
+                // Read again after every wake-up, the last one too: when the bus went away the
+                // state is "offline", not the one read before it went.
+                while state.digest == after {
+                    let woken = watch.waitForChange(until: deadline, declaring: columns)
                     state = watch.read()
+                    if !woken { break }
                 }
             }
             print(state.json.text)

@@ -10,30 +10,35 @@ enum ChannelSettingArguments {
     enum Kind: Sendable {
         /// A string, optionally one of a fixed list of names.
         case string(allowed: [String]?)
-        /// A finite number above 0.
-        case positiveDouble
-        /// A finite number that is 0 or above.
-        case nonNegativeDouble
-        /// A time span, sent as microseconds.
-        case span
-        /// A whole number that fits a `u`.
-        case uint32
+        /// A finite number above 0 and at most `maximum`.
+        case positiveDouble(maximum: Double)
+        /// A rate of frames a second: 0 (none) or within `rates`.
+        case frameRate(rates: ClosedRange<Double>)
+        /// A time span within `range` (µs), sent as microseconds.
+        case span(range: ClosedRange<Int64>)
+        /// A whole number within `range`, sent as a `u`.
+        case uint32(range: ClosedRange<UInt32>)
     }
+
+    /// The widest frame the daemon draws, in cells.
+    static let maximumColumns: UInt32 = 4096
+    /// The fastest broadcast the daemon sends, in frames a second.
+    static let maximumFrameRate = 60.0
 
     /// The keys `configure` knows, in the order the help lists them.
     static let keys: [(name: String, kind: Kind)] = [
         ("mode", .string(allowed: Mode.allCases.map(\.rawValue))),
-        ("speed", .positiveDouble),
-        ("cycle", .span),
-        ("delay", .span),
+        ("speed", .positiveDouble(maximum: ChannelSettings.maximumRate)),
+        ("cycle", .span(range: ChannelSettings.minimumCycle...Int64.max)),
+        ("delay", .span(range: 0...ChannelSettings.maximumDelay)),
         ("easing", .string(allowed: Easing.acceptedNames)),
-        ("loops", .uint32),
+        ("loops", .uint32(range: 0...UInt32.max)),
         ("direction", .string(allowed: Direction.allCases.map(\.rawValue))),
         ("align", .string(allowed: Align.allCases.map(\.rawValue))),
         ("separator", .string(allowed: nil)),
         ("gap", .string(allowed: nil)),
-        ("columns", .uint32),
-        ("frame-rate", .nonNegativeDouble),
+        ("columns", .uint32(range: 1...maximumColumns)),
+        ("frame-rate", .frameRate(rates: 1...maximumFrameRate)),
         ("phase", .string(allowed: Phase.allCases.map(\.rawValue))),
     ]
 
@@ -58,6 +63,13 @@ enum ChannelSettingArguments {
     /// The known keys, comma-separated, for messages and help.
     static var keyList: String { keys.map(\.name).joined(separator: ", ") }
 
+    /// A bound as a span a person reads: whole days as days (`365d`, not systemd's months and
+    /// weeks of a year), anything else as systemd prints it.
+    private static func spanText(_ microseconds: Int64) -> String {
+        microseconds % Microseconds.perDay == 0
+            ? "\(microseconds / Microseconds.perDay)d" : TimeSpan(microseconds: microseconds).formatted()
+    }
+
     private static func read(_ value: String, key: String, kind: Kind) throws(UsageError) -> DBusValue {
         switch kind {
         case .string(let allowed):
@@ -65,21 +77,28 @@ enum ChannelSettingArguments {
                 throw UsageError("\(key)=\(value): must be one of \(allowed.joined(separator: ", "))")
             }
             return .string(value)
-        case .positiveDouble:
-            guard let number = Double(value), number.isFinite, number > 0 else {
-                throw UsageError("\(key)=\(value): must be a number above 0 (cells per second)")
+        case .positiveDouble(let maximum):
+            guard let number = Double(value), number.isFinite, number > 0, number <= maximum else {
+                throw UsageError("\(key)=\(value): must be a number above 0 and at most \(Int(maximum)) (cells per second)")
             }
             return .double(number)
-        case .nonNegativeDouble:
-            guard let number = Double(value), number.isFinite, number >= 0 else {
-                throw UsageError("\(key)=\(value): must be a number, 0 or above")
+        case .frameRate(let rates):
+            guard let number = Double(value), number == 0 || rates.contains(number) else {
+                throw UsageError(
+                    "\(key)=\(value): must be 0 (none) or a number from \(Int(rates.lowerBound)) to \(Int(rates.upperBound))")
             }
             return .double(number)
-        case .span:
-            return .int64(try TimeArgument.span(value, option: key))
-        case .uint32:
-            guard let number = UInt32(value) else {
-                throw UsageError("\(key)=\(value): must be a whole number from 0 to \(UInt32.max)")
+        case .span(let range):
+            let span = try TimeArgument.span(value, label: "\(key)=\(value)")
+            guard range.contains(span) else {
+                throw UsageError(range.lowerBound > 0
+                    ? "\(key)=\(value): must be at least \(spanText(range.lowerBound))"
+                    : "\(key)=\(value): must be at most \(spanText(range.upperBound))")
+            }
+            return .int64(span)
+        case .uint32(let range):
+            guard let number = UInt32(value), range.contains(number) else {
+                throw UsageError("\(key)=\(value): must be a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .uint32(number)
         }

@@ -18,9 +18,13 @@ struct FrameOptions: ParsableArguments {
 
     /// When.
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The instant the frame is meant for ('now', '+5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
+        "The instant the frame is meant for ('now', '+5s', '-5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
         valueName: "TIME"))
     var at: String?
+
+    func validate() throws {
+        if let columns, columns == 0 || columns > 4096 { throw ValidationError("--columns must be 1 to 4096.") }
+    }
 
     /// The instant for the daemon's `Render` and `MessageAt`: microseconds since the Unix epoch,
     /// or 0 ("now" as the daemon sees it) when `--at` is not given.

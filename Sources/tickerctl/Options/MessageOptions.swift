@@ -32,7 +32,8 @@ struct MessageOptions: ParsableArguments {
     var ttl: String?
 
     /// Shown from this instant.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show from this time ('2025-06-01 09:00', '+5min', '@SECONDS').", valueName: "TIME"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Show from this time ('2025-06-01 09:00', '+5min', '-5min', '@SECONDS').", valueName: "TIME"))
     var start: String?
 
     /// Shown until this instant.

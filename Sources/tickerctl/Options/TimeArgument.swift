@@ -5,13 +5,19 @@ enum TimeArgument {
     /// A systemd time span (`90s`, `1min 30s`, `2h`; a bare number is seconds) in microseconds.
     /// `option` names the option in the error.
     static func span(_ text: String, option: String) throws(UsageError) -> Int64 {
+        try span(text, label: "--\(option)")
+    }
+
+    /// A time span as ``span(_:option:)`` reads it; `label` starts the error (`delay=soon` for a
+    /// `configure` word, which is no option).
+    static func span(_ text: String, label: String) throws(UsageError) -> Int64 {
         let span: TimeSpan
         do {
             span = try TimeSpan(parsing: text)
         } catch {
-            throw UsageError("--\(option): \(error.description)")
+            throw UsageError("\(label): \(error.description)")
         }
-        guard !span.isInfinite else { throw UsageError("--\(option): 'infinity' is not allowed here") }
+        guard !span.isInfinite else { throw UsageError("\(label): 'infinity' is not allowed here") }
         return span.microseconds
     }
 

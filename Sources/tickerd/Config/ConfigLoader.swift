@@ -31,7 +31,10 @@ struct ConfigLoader {
             throw ConfigError(file: path, line: 0, key: "", problem: "no such file")
         }
         guard let source = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, line: 0, key: "", problem: "not valid UTF-8")
+            let bad = Self.firstInvalidUTF8(in: bytes)
+            throw ConfigError(
+                file: path, line: bad.line, key: "",
+                problem: "column \(bad.column): not valid UTF-8 (a TOML file is UTF-8 text)")
         }
         return try parse(source, file: path)
     }
@@ -70,10 +73,17 @@ struct ConfigLoader {
                 if let problem = budget.addChannel(name) { throw channels.error(name, problem) }
             }
         }
-        var ids: Set<String> = []
+        var ids: [String: Int] = [:]
         for (index, entry) in try document.tables("message").enumerated() {
             let message = try readMessage(entry, index: index, limits: config.limits.model)
-            guard ids.insert(message.id).inserted else { throw entry.error("id", "id '\(message.id)' is used twice") }
+            if let first = ids[message.id] {
+                // A default id (config-N by position) is not in the file: say where it comes from.
+                throw entry.error("id", entry.keys.contains("id")
+                    ? "id '\(message.id)' is used twice: message[\(first)] has it too"
+                    : "this message's default id '\(message.id)' (config-N by position) is message[\(first)]'s id; "
+                        + "give this one an id")
+            }
+            ids[message.id] = index
             if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
             if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
             config.messages.append(message)
@@ -130,11 +140,15 @@ struct ConfigLoader {
         }
         request.frameRate = try table.double("frame-rate")
         request.phase = try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
-        do {
-            _ = try request.applied(to: ChannelSettings()).validated()
-        } catch {
-            throw table.error(nil, error.description)
+        // Each motion value alone first, so that its error names its own key and line.
+        var speed = ChannelConfigureRequest(), cycle = ChannelConfigureRequest(), delay = ChannelConfigureRequest()
+        speed.speed = request.speed
+        cycle.cycle = request.cycle
+        delay.delay = request.delay
+        for (key, single) in [("speed", speed), ("cycle", cycle), ("delay", delay)] where !single.isEmpty {
+            try Self.validate(single, in: table, key: key)
         }
+        try Self.validate(request, in: table, key: request.loops != nil ? "loops" : nil)
         if let rate = request.frameRate, rate != 0, !(1...60).contains(rate) {
             throw table.error("frame-rate", "must be 0 (none) or 1 to 60")
         }
@@ -194,6 +208,18 @@ struct ConfigLoader {
         return ConfiguredMessage(id: Self.copy(id), channel: Self.copy(channel), text: Self.copy(text), request: request)
     }
 
+    /// Checks `request` as `Configure` would; an error names `key` of `table` (the table itself
+    /// when nil).
+    private static func validate(
+        _ request: ChannelConfigureRequest, in table: ConfigTable, key: String?
+    ) throws(ConfigError) {
+        do {
+            _ = try request.applied(to: ChannelSettings()).validated()
+        } catch {
+            throw table.error(key, error.description)
+        }
+    }
+
     /// Added to the error of a text over a limit: the `[limits]` key that raises it (found by
     /// checking the text again, on this error path only).
     private static func limitNote(_ text: String, limits: Limits) -> String {
@@ -224,6 +250,26 @@ struct ConfigLoader {
             }
             return (line, column)
         }
+    }
+
+    /// The 1-based line and byte column of the first byte of `bytes` that is not valid UTF-8
+    /// (the end of the bytes when they end in a cut sequence).
+    static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var iterator = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        var offset = 0
+        decoding: while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput, .error: break decoding
+            }
+        }
+        var line = 1
+        var column = 1
+        for byte in bytes[..<offset] {
+            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
+        }
+        return (line, column)
     }
 
     /// `text` in storage of its own.

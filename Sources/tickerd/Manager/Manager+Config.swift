@@ -6,8 +6,12 @@ extension Manager {
     /// since it was last applied (so runtime `Configure` changes survive a restart of an unchanged
     /// file); and the `[[message]]` entries — new and changed ones (re)placed, unchanged ones kept
     /// with their posting time, ones gone from the file removed (`MessageEnded` reason 2).
-    func apply(config: DaemonConfig) throws(TickerError) {
-        try transaction { () throws(TickerError) in
+    /// Returns the ids of the file's messages it skipped because their window has closed for
+    /// good (or can never open), in file order, for the log.
+    @discardableResult
+    func apply(config: DaemonConfig) throws(TickerError) -> [String] {
+        try transaction { () throws(TickerError) -> [String] in
+            var skipped: [String] = []
             limits = config.limits
             for name in config.channels.keys.sorted() {
                 guard let section = config.channels[name] else { continue }
@@ -29,6 +33,7 @@ extension Manager {
                 if windowRules.hasClosed(message.request, since: since, at: postedAt) {
                     // A window of the file that has closed for good: nothing to show, not an error.
                     if let old = messages[message.id] { endMessage(old, reason: .expired) }
+                    skipped.append(message.id)
                     continue
                 }
                 try ensureChannel(message.channel)
@@ -46,6 +51,7 @@ extension Manager {
                 }
                 try insert(record)
             }
+            return skipped
         }
     }
 }

@@ -44,20 +44,23 @@ struct WindowRules: Sendable {
         let end = request.ttl.map { ttl in
             postedAt.addingReportingOverflow(ttl).overflow ? Instant.max : postedAt + ttl
         } ?? request.end
+        // The end a ttl gives counts from posting, not from `start`: the error says so.
+        let endName = request.ttl != nil ? "its 'ttl' after posting" : "option 'end'"
         if let start = request.start, let end, start >= end {
-            throw .invalidOption("option 'start' (\(start)) must come before the end (\(end))")
+            throw .invalidOption("option 'start' (\(said(start))) must come before the end, \(endName) (\(said(end)))")
         }
         if let end, end <= now {
-            if let ttl = request.ttl {
-                throw .invalidOption(
-                    "option 'ttl' (\(ttl) microseconds from the message's posting at \(postedAt)) ran out at \(end), "
-                        + "which has already passed")
-            }
-            throw .invalidOption("the message's window ends at \(end), which has already passed")
+            throw .invalidOption("the message's end, \(endName) (\(said(end))), has already passed")
         }
         if request.start == nil, let ttl = request.ttl { return .timeToLive(microseconds: ttl) }
         if request.start == nil, end == nil { return .always }
         return .absolute(start: request.start, end: end)
+    }
+
+    /// `instant` as a person and a program read it: `1795824000000000 µs, Sat 2026-11-28 00:00:00 UTC`
+    /// (the daemon's local zone, named).
+    private func said(_ instant: Instant) -> String {
+        "\(instant) µs, \(TimestampFormat.timestamp(instant, in: zones.localZone))"
     }
 
     /// Whether the window `request` asks for, for a message posted at `since`, has closed for good
