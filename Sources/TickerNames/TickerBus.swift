@@ -22,6 +22,10 @@ public enum TickerBus {
         managerPath + "/channel/" + name
     }
 
+    /// The widest frame the daemon draws (`Render`, `Subscribe`, `Columns`), in cells; frames are
+    /// 1 to this many cells wide.
+    public static let maximumColumns = 4096
+
     /// The channel-name rule in words, for error messages.
     public static let channelNameRule = "1 to 64 of A-Z, a-z, 0-9 and _"
 

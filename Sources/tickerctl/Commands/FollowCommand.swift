@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import TickerNames
 
 /// `tickerctl follow`: the panel feed.
 struct FollowCommand: ParsableCommand {
@@ -37,7 +38,9 @@ struct FollowCommand: ParsableCommand {
 
     func validate() throws {
         guard fps.isFinite, fps > 0, fps <= 240 else { throw ValidationError("--fps must be above 0 and at most 240.") }
-        if let columns, columns == 0 || columns > 4096 { throw ValidationError("--columns must be 1 to 4096.") }
+        if let columns, columns == 0 || columns > TickerBus.maximumColumns {
+            throw ValidationError("--columns must be 1 to \(TickerBus.maximumColumns).")
+        }
         do {
             _ = try TickerAPI.channelPath(channel)
         } catch {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import Foundation
+import TickerNames
 
 /// `tickerctl timeline`: a channel's `Timeline` as one JSON line, optionally once it has changed.
 ///
@@ -44,7 +45,9 @@ struct TimelineCommand: ParsableCommand {
         guard timeout.isFinite, timeout > 0, timeout <= 86_400 else {
             throw ValidationError("--timeout must be above 0 and at most 86400.")
         }
-        if columns > 4096 { throw ValidationError("--columns must be at most 4096.") }
+        if columns > TickerBus.maximumColumns {
+            throw ValidationError("--columns must be at most \(TickerBus.maximumColumns).")
+        }
         do {
             _ = try TickerAPI.channelPath(channel)
         } catch {

@@ -1,5 +1,6 @@
 import DBus
 import TickerModel
+import TickerNames
 
 /// Turns `configure`'s `key=value` words into the `a{sv}` that `Control.Configure` takes, with the
 /// D-Bus type each key travels as (DESIGN.md §3): strings `s`, `speed` and `frame-rate` `d`
@@ -21,7 +22,7 @@ enum ChannelSettingArguments {
     }
 
     /// The widest frame the daemon draws, in cells.
-    static let maximumColumns: UInt32 = 4096
+    static let maximumColumns = UInt32(TickerBus.maximumColumns)
     /// The fastest broadcast the daemon sends, in frames a second.
     static let maximumFrameRate = 60.0
 

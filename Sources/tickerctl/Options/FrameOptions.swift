@@ -1,6 +1,7 @@
 import ArgumentParser
 import DBus
 import TickerHost
+import TickerNames
 
 /// The options that pick one frame of a channel, shared by `render` and `activate`: which
 /// channel, how wide, and at which instant.
@@ -23,7 +24,9 @@ struct FrameOptions: ParsableArguments {
     var at: String?
 
     func validate() throws {
-        if let columns, columns == 0 || columns > 4096 { throw ValidationError("--columns must be 1 to 4096.") }
+        if let columns, columns == 0 || columns > TickerBus.maximumColumns {
+            throw ValidationError("--columns must be 1 to \(TickerBus.maximumColumns).")
+        }
     }
 
     /// The instant for the daemon's `Render` and `MessageAt`: microseconds since the Unix epoch,

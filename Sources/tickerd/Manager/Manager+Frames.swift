@@ -1,9 +1,10 @@
 import TickerModel
+import TickerNames
 
 /// Frames: `Render`, the `Frame` property, subscriptions and broadcasts.
 extension Manager {
     /// The widest frame anyone may ask for.
-    static let maximumColumns = 4096
+    static let maximumColumns = TickerBus.maximumColumns
 
     /// What a viewer of `columns` sees on `channel` at `at` (0 = now). Pure: the same arguments
     /// give the same frame, before and after a restart.
