@@ -35,18 +35,6 @@ import TestSupport
         #expect(try fixture.property("Messages") as? [String] == [])
     }
 
-    /// `remove` goes on past an id that is not there, like `rm`: it stopped at the first one,
-    /// leaving the later ids in place.
-    @Test func removeGoesOnPastAnIdThatIsNotThere() throws {
-        let fixture = try CLIFixture()
-        _ = try fixture.ok(["post", "--id", "kept", "Kept"])
-        _ = try fixture.ok(["post", "--id", "gone", "Gone"])
-        let output = try fixture.run(["remove", "absent", "gone"])
-        #expect(output.status == 1)
-        #expect(output.stderr.contains("NoSuchMessage") && output.stderr.contains("absent"), "\(output.stderr)")
-        #expect(try fixture.property("Messages") as? [String] == ["kept"])
-    }
-
     @Test func postReadsStandardInput() throws {
         let fixture = try CLIFixture()
         let output = try ChildProcess.run("bash", [
@@ -240,6 +228,9 @@ import TestSupport
             let help = try ChildProcess.run(CLIFixture.tickerctl, ["help", name])
             #expect(help.stdout.contains("--bus"), "tickerctl \(name) does not take --bus")
         }
+        // `update` takes the id as its argument: its help does not offer an --id it would refuse.
+        #expect(try ChildProcess.run(CLIFixture.tickerctl, ["help", "post"]).stdout.contains("--id"))
+        #expect(try !ChildProcess.run(CLIFixture.tickerctl, ["help", "update"]).stdout.contains("--id"))
     }
 
     /// man/tickerctl.1 left `timeline` out; every command has its entry (`.B name …`,

@@ -56,28 +56,19 @@ import TickerModel
         #expect(throws: UsageError.self) { try ChannelSettingArguments.parse(["loops=1", "loops=2"]) }
     }
 
-    /// A TIME of `-SPAN` (docs/tickerctl.md) and a negative number follow their option with a
-    /// space too, not only after `=`: `--start -1h` was "Missing value for '--start <TIME>'".
-    @Test func negativeValuesFollowTheirOptionWithASpace() throws {
-        let message = try MessageOptions.parse(["--start", "-1h", "--end", "-30min", "--priority", "-3"])
-        #expect(try message.dictionary(now: Self.now, zones: ZoneTable()) == [
-            "start": .int64(Self.now - 3_600_000_000), "end": .int64(Self.now - 1_800_000_000), "priority": .int32(-3),
-        ])
-        #expect(try FrameOptions.parse(["--at", "-5s"]).at == "-5s")
-        #expect(try ValueOptions.parse(["--from", "-4.5"]).from == -4.5)
-        #expect(try CalendarCommand.parse(["--base-time", "-1d", "daily"]).baseTime == "-1d")
-    }
-
     @Test func postOptionsTravelAsTheTypesOfDesign() throws {
         let options = try MessageOptions.parse([
-            "--id", "standup", "--priority=-3", "--urgent", "--ttl", "10min", "--start", "+5min",
+            "--priority=-3", "--urgent", "--ttl", "10min", "--start", "+5min",
             "--effect", "reveal", "--reveal", "1.5s",
         ])
         let dictionary = try options.dictionary(now: Self.now, zones: ZoneTable())
         #expect(dictionary == [
-            "id": .string("standup"), "priority": .int32(-3), "urgent": .bool(true), "ttl": .int64(600_000_000),
+            "priority": .int32(-3), "urgent": .bool(true), "ttl": .int64(600_000_000),
             "start": .int64(Self.now + 300_000_000), "effect": .string("reveal"), "reveal": .int64(1_500_000),
         ])
+        // `--id` is post's alone (update takes the id as its argument).
+        #expect(try PostCommand.parse(["--id", "standup", "hello"]).id == "standup")
+        #expect(throws: (any Error).self) { try UpdateCommand.parse(["standup", "--id", "other", "--urgent"]) }
     }
 
     /// docs/tickerctl.md: a TIME may be `-SPAN` (before now). `--end -1h` was read as an option

@@ -22,6 +22,10 @@ struct PostCommand: ParsableCommand {
     @Option(help: "The channel to post to (created when new).")
     var channel: String = TickerAPI.defaultChannel
 
+    /// The id to use; a message with the same id is replaced.
+    @Option(help: "Use this id; a message with the same id is replaced.")
+    var id: String?
+
     @OptionGroup var message: MessageOptions
 
     /// The text, `-` for stdin.
@@ -30,7 +34,8 @@ struct PostCommand: ParsableCommand {
 
     func run() throws {
         try FailureReporting.run {
-            let options = try message.dictionary(now: WallClock.now(), zones: ZoneInfoLoader())
+            var options = try message.dictionary(now: WallClock.now(), zones: ZoneInfoLoader())
+            if let id { options["id"] = .string(id) }
             let text = try MessageText.resolve(self.text)
             let client = try DaemonClient(connection.bus)
             let reply = try client.control("Post", [.string(channel), .string(text), .vardict(options)])

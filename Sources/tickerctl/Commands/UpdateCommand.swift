@@ -23,7 +23,6 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var message: MessageOptions
 
     func validate() throws {
-        if message.id != nil { throw ValidationError("update takes the message's id as its argument, not --id.") }
         if text == nil && message.isEmpty {
             throw ValidationError("Nothing to change: give --text or another option.")
         }
@@ -42,7 +41,7 @@ struct UpdateCommand: ParsableCommand {
 extension MessageOptions {
     /// Whether no option was given.
     var isEmpty: Bool {
-        id == nil && priority == nil && urgent == nil && ttl == nil && start == nil && end == nil
+        priority == nil && urgent == nil && ttl == nil && start == nil && end == nil
             && calendar == nil && duration == nil && effect == nil && reveal == nil && link == nil
     }
 }

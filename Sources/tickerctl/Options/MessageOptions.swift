@@ -13,12 +13,9 @@ enum EffectArgument: String, ExpressibleByArgument, CaseIterable, Sendable {
     case none
 }
 
-/// The options of `post` and `update`: when and how a message is shown.
+/// The options of `post` and `update`: when and how a message is shown (`post --id` names the
+/// message; `update` takes its id as an argument).
 struct MessageOptions: ParsableArguments {
-    /// Replace the message with this id (post) — it becomes the new message's id.
-    @Option(help: "Use this id; a message with the same id is replaced.")
-    var id: String?
-
     /// Tape order.
     @Option(parsing: .unconditional, help: "Higher priorities come first on the tape (default 0).")
     var priority: Int32?
@@ -71,7 +68,6 @@ struct MessageOptions: ParsableArguments {
     /// The options as the `a{sv}` the daemon's `Post` and `Update` take.
     func dictionary(now: Instant, zones: any TimeZoneLookup) throws(UsageError) -> [String: DBusValue] {
         var options: [String: DBusValue] = [:]
-        if let id { options["id"] = .string(id) }
         if let priority { options["priority"] = .int32(priority) }
         if let urgent { options["urgent"] = .bool(urgent) }
         if let ttl { options["ttl"] = .int64(try TimeArgument.span(ttl, option: "ttl")) }
