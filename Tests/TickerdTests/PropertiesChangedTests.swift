@@ -129,6 +129,12 @@ import TestSupport
         }
 
         _ = try fixture.post("one moment", channel: "main", options: ["id", "s", "wait"])
+        // The post's own announcement reaches the watcher on its own connection, maybe after the
+        // answer: wait for it, so the window below holds the Update's announcements alone.
+        #expect(watcher.waitFor { signals in
+            signals.contains { $0.path == DaemonFixture.channelPath("main")
+                && Self.value($0, interface: DaemonFixture.channelInterface, "Text")?.stringValue == "one moment" }
+        })
         let update = try announced("main") {
             _ = try fixture.call("Update", "sa{sv}", ["wait", "2", "text", "s", "one moment...", "effect", "s", "dots"])
         }
