@@ -144,8 +144,9 @@ for form in legacy esm; do
 done
 ctl remove site
 
-# 3. polybar under Xvfb.
-Xvfb -displayfd 4 -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
+# 3. polybar under Xvfb. -noreset: when the last client leaves (a screenshot before polybar has
+# connected), Xvfb otherwise resets and drops a client connecting meanwhile ("X connection error").
+Xvfb -displayfd 4 -noreset -screen 0 900x120x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
 export DISPLAY=":$(head -n 1 "$WORK/display")"

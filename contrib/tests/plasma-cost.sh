@@ -37,7 +37,7 @@ ctl() { "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" "$@"; }
 PIDS+=($!)
 wait_for 20 ctl status >/dev/null 2>&1 || fail "tickerd did not come up"
 
-Xvfb -displayfd 4 -screen 0 660x180x24 -nolisten tcp 4>"$WORK/display" 2>/dev/null &
+Xvfb -displayfd 4 -noreset -screen 0 660x180x24 -nolisten tcp 4>"$WORK/display" 2>/dev/null &
 XVFB=$!
 PIDS+=($XVFB)
 wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start"

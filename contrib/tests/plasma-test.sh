@@ -73,8 +73,9 @@ ctl configure main mode=continuous speed=12 >/dev/null
 LINK="https://example.org/plasma?from=widget&x=1"
 ctl post --id first --link "$LINK" "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
 
-# A private X server, home and configuration; the widget finds tickerctl on PATH.
-Xvfb -displayfd 4 -screen 0 660x300x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
+# A private X server, home and configuration; the widget finds tickerctl on PATH. -noreset keeps
+# the server up when a screenshot is its last client (a reset drops a client connecting meanwhile).
+Xvfb -displayfd 4 -noreset -screen 0 660x300x24 -nolisten tcp 4>"$WORK/display" 2>"$WORK/xvfb.log" &
 PIDS+=($!)
 wait_for 10 test -s "$WORK/display" || fail "Xvfb did not start: $(cat "$WORK/xvfb.log")"
 export DISPLAY=":$(head -n 1 "$WORK/display")"
