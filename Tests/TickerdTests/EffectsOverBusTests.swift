@@ -46,6 +46,27 @@ import TestSupport
         #expect(watcher.signals.filter { $0.arguments.last == .double(1000) }.count == 1)
     }
 
+    /// A layout changes no frame of a channel without effects, so its Timeline leaves it out (a
+    /// third of every change's PropertiesChanged on a long channel); a message with an effect
+    /// brings the layouts back, so clients can draw the effect.
+    @Test func layoutsArePublishedOnlyWithEffects() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("First plain message that scrolls along")
+        _ = try fixture.post("Second plain message")
+        let plain = try fixture.property("main", "Timeline").dictionary
+        let shown = [plain["tape"], plain["next"]].compactMap { $0 as? String }.joined()
+        #expect(shown.contains("Second plain message"), "\(plain)")
+        #expect(plain["layout"] == nil && plain["nextLayout"] == nil && plain["effects"] == nil, "\(plain)")
+        _ = try fixture.post("Working...", options: ["effect", "s", "dots"])
+        let withDots = try fixture.property("main", "Timeline").dictionary
+        let layout = try #require(withDots["layout"] as? String, "\(withDots)")
+        #expect(layout.hasPrefix("m "))
+        #expect((withDots["effects"] as? String)?.contains("d ") == true, "\(withDots)")
+        if let next = withDots["next"] as? String {
+            #expect(next.contains("Working...") && (withDots["nextLayout"] as? String)?.hasPrefix("m ") == true)
+        }
+    }
+
     @Test func anUnsetPlaceholderShowsLiterallyAndBadOptionsAreRefused() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Queue: {queue}")

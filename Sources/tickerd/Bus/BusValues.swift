@@ -4,12 +4,16 @@ import TickerModel
 /// The D-Bus forms of the model's values: Timeline `a{sv}`, frames `(s d a{sv})`, message lists.
 enum BusValues {
     /// Writes the `Timeline` property's entries: the timeline's fields plus, when the channel has
-    /// any, its counters and message effects (docs/rendering.md §12).
+    /// any counters or message effects, those and the tapes' layouts (docs/rendering.md §12).
+    /// Without effects a layout changes no frame, so it is left out: on a channel of 1000
+    /// messages it was a third of every change's PropertiesChanged.
     static func writeTimeline(_ channel: ChannelState, to writer: inout VardictWriter) throws {
         // The entries in ascending key order, as `vardict` sorts them; the effects entry goes in
         // before the first key that sorts after it.
-        var effects = channel.effects != .none ? EffectFields.encode(channel.effects) : nil
+        let hasEffects = channel.effects != .none
+        var effects = hasEffects ? EffectFields.encode(channel.effects) : nil
         try channel.timeline.forEachField { key, field in
+            if !hasEffects, key == EffectFields.layoutKey || key == EffectFields.nextLayoutKey { return }
             if let encoded = effects, key > EffectFields.effectsKey {
                 try writer.add(EffectFields.effectsKey, .string(encoded))
                 effects = nil
