@@ -21,9 +21,9 @@ struct ChannelState: Sendable {
     var effects: EffectState
     /// Whether the tape of ``activeIDs`` waits to be applied: a change came while the previous one
     /// was entering the view, and applying it then would have restarted the stream (a jump), so it
-    /// is applied when that one settles. Not stored: after a restart the first evaluation applies
-    /// whatever differs.
-    var tapeHeld = true
+    /// is applied when that one settles. Not stored: a restored channel is held, so the first
+    /// evaluation after a restart applies whatever differs.
+    var tapeHeld = false
     /// A digest of the configuration file's section for this channel when it was last applied,
     /// so a restart keeps runtime `Configure` changes unless the file itself changed.
     var configDigest: String?

@@ -134,11 +134,7 @@ extension Manager {
             throw .limitExceeded(
                 "there are already \(channels.count) channels, the most there may be ([limits] channels in the configuration)")
         }
-        var state = ChannelState(name: name, now: now)
-        // Its empty tape is already applied: the first evaluation has nothing to show (a held tape
-        // would announce Text and Timeline again after the change that created the channel).
-        state.tapeHeld = false
-        channels[name] = state
+        channels[name] = ChannelState(name: name, now: now)
         emit(.channelAdded(name))
     }
 

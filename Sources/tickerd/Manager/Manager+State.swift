@@ -31,6 +31,7 @@ extension Manager {
                 problems.append("channel '\(stored.name)': timeline \(error), restarted")
             }
             channel.configDigest = stored.configDigest
+            channel.tapeHeld = true
             restoreEffects(stored, into: &channel, problems: &problems)
             channels[stored.name] = channel
         }
