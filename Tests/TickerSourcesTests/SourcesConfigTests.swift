@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TOMLConfig
 import TickerSources
@@ -56,6 +57,17 @@ import TickerSources
             #expect(error?.key == key, "\(String(describing: error))")
             #expect(error?.problem.contains(words) == true, "\(String(describing: error))")
         }
+    }
+
+    /// A file that is not UTF-8 (a Latin-1 é in a template) was refused with line 0: the person
+    /// had to search the file for it.
+    @Test func bytesThatAreNotUTF8AreRefusedWithTheirLineAndColumn() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sources-utf8-\(getpid()).toml").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let bytes = [UInt8]("[[source]]\nname = \"c\"\ntemplate = \"caf".utf8) + [0xE9] + [UInt8]("\"\n".utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: ConfigError.self) { try SourcesConfigLoader().load(path: path) }
+        #expect(error?.description == "\(path):3: column 16: not valid UTF-8 (a TOML file is UTF-8 text)")
     }
 
     @Test func syntaxErrorsHaveALine() {

@@ -1,4 +1,5 @@
 import Foundation
+import TickerModel
 
 /// An iCalendar document's bytes as text. RFC 5545 calendars are UTF-8, but exports from older
 /// programs come in Windows-1252 (a superset of ISO-8859-1): such a calendar is read in that
@@ -11,11 +12,8 @@ enum CalendarBytes {
     static func text(of data: Data) -> (text: String, problem: String?) {
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if let text = String(validating: bytes, as: UTF8.self) { return (text, nil) }
-        var line = 1
-        for piece in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            if String(validating: piece, as: UTF8.self) == nil { break }
-            line += 1
+        guard let line = UTF8Location.firstInvalid(in: bytes)?.line else {
+            return (String(decoding: bytes, as: UTF8.self), nil)
         }
         if let text = String(data: Data(bytes), encoding: .windowsCP1252) {
             return (text, "line \(line) is not UTF-8 (as RFC 5545 requires); read as Windows-1252")

@@ -34,7 +34,10 @@ public struct SourcesConfigLoader {
         }
         guard ferror(file) == 0 else { throw ConfigError(file: path, line: 0, key: "", problem: "cannot read the file") }
         guard let source = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, line: 0, key: "", problem: "not valid UTF-8")
+            let bad = UTF8Location.firstInvalid(in: bytes) ?? (line: 0, column: 0)
+            throw ConfigError(
+                file: path, line: bad.line, key: "",
+                problem: "column \(bad.column): not valid UTF-8 (a TOML file is UTF-8 text)")
         }
         return try parse(source, file: path)
     }

@@ -31,7 +31,7 @@ struct ConfigLoader {
             throw ConfigError(file: path, line: 0, key: "", problem: "no such file")
         }
         guard let source = String(validating: bytes, as: UTF8.self) else {
-            let bad = Self.firstInvalidUTF8(in: bytes)
+            let bad = UTF8Location.firstInvalid(in: bytes) ?? (line: 0, column: 0)
             throw ConfigError(
                 file: path, line: bad.line, key: "",
                 problem: "column \(bad.column): not valid UTF-8 (a TOML file is UTF-8 text)")
@@ -250,26 +250,6 @@ struct ConfigLoader {
             }
             return (line, column)
         }
-    }
-
-    /// The 1-based line and byte column of the first byte of `bytes` that is not valid UTF-8
-    /// (the end of the bytes when they end in a cut sequence).
-    static func firstInvalidUTF8(in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var iterator = bytes.makeIterator()
-        var parser = Unicode.UTF8.ForwardParser()
-        var offset = 0
-        decoding: while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let scalar): offset += scalar.count
-            case .emptyInput, .error: break decoding
-            }
-        }
-        var line = 1
-        var column = 1
-        for byte in bytes[..<offset] {
-            if byte == 0x0A { line += 1; column = 1 } else { column += 1 }
-        }
-        return (line, column)
     }
 
     /// `text` in storage of its own.
