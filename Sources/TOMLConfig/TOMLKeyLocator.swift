@@ -3,8 +3,9 @@
 /// TOMLKit reports lines for syntax errors only; a value that parses but is wrong (an unknown mode,
 /// a bad calendar expression) needs its line found in the source. The locator reads table headers
 /// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
-/// skipping the lines inside a multi-line string a value opens (a message's text), which covers how tickerd's configuration is written; for anything else it falls back to the
-/// line of the enclosing table, and to 0 when even that is unknown.
+/// skipping the lines inside a multi-line string a value opens (a message's text), which covers how
+/// tickerd's configuration is written; for anything else it falls back to the line of the enclosing
+/// table, and to 0 when even that is unknown.
 ///
 /// Its work is linear in the source: only the first ``maximumDepth`` parts of a dotted key are
 /// indexed (no key tickerd reads is deeper), so a header of thousands of parts costs no more

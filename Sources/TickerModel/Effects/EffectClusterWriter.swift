@@ -9,7 +9,8 @@ struct EffectClusterWriter: ClusterWriter {
     let layout: TapeLayout
     let effects: EffectState
     let t: Instant
-    /// True to note every message and field the frame shows (for ``Timeline/nextChange(after:columns:effects:extras:)``).
+    /// True to note every message and field the frame shows (for
+    /// ``Timeline/nextChange(after:columns:effects:extras:)``).
     let recording: Bool
 
     /// The message (or the run between messages) the last cluster was in.

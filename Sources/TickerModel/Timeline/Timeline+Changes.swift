@@ -9,12 +9,13 @@ extension Timeline {
     /// tape's messages, and the stream continues there with the same message in the new tape (a
     /// removed one is skipped), preceded by the messages the change posted (keys not in the old
     /// tape) that lie right before it in the stream's order (``PendingChange/nextStart``,
-    /// ``continuingMessage(at:seamColumns:)``): no message is skipped for a post; in scroll mode, and for tapes built from plain strings, they
-    /// are the starts of the old tape's cycles and the new tape starts at its cell 0
-    /// (docs/rendering.md §6). Only viewers whose text scrolls matter, so `seamColumns` is capped
-    /// at the old content's width − 1; nil means every such viewer. A caller passing a narrower
-    /// `seamColumns` than its widest scrolling viewer shortens the wait at the price of a visible
-    /// jump for that viewer (the daemon passes the widest declared viewer).
+    /// ``continuingMessage(at:seamColumns:)``): no message is skipped for a post; in scroll mode,
+    /// and for tapes built from plain strings, they are the starts of the old tape's cycles and the
+    /// new tape starts at its cell 0 (docs/rendering.md §6). Only viewers whose text scrolls
+    /// matter, so `seamColumns` is capped at the old content's width − 1; nil means every such
+    /// viewer. A caller passing a narrower `seamColumns` than its widest scrolling viewer shortens
+    /// the wait at the price of a visible jump for that viewer (the daemon passes the widest
+    /// declared viewer).
     ///
     /// Viewers for whom the old content fits do not wait for the seam when the new content fits
     /// them too: they show it still from `t` (``PendingChange/changedAt``), as nothing moves.
