@@ -28,6 +28,29 @@ public struct FeedSubscription: Sendable {
         self.ttl = ttl
     }
 
+    /// What to keep across a restart: nil before the first success.
+    public var saved: SavedFeed? {
+        guard let lastGood else { return nil }
+        return SavedFeed(
+            url: url.absoluteString, lastGood: lastGood, title: title,
+            entries: items.map { SavedFeed.Entry(id: $0.id, title: $0.title, link: $0.link, date: $0.date) },
+            etag: validators.etag, lastModified: validators.lastModified)
+    }
+
+    /// Takes up `saved` (what an earlier run kept) when it is of this subscription's URL and
+    /// nothing has been read yet; returns whether it did. Its items then stay until `ttl` after
+    /// its last success, as if the service had not restarted, and the next request is
+    /// conditional on its validators.
+    @discardableResult
+    public mutating func restore(_ saved: SavedFeed) -> Bool {
+        guard lastGood == nil, saved.url == url.absoluteString else { return false }
+        items = saved.entries.map { FeedItem(id: $0.id, title: $0.title, link: $0.link, date: $0.date) }
+        title = saved.title
+        validators = HTTPValidators(etag: saved.etag, lastModified: saved.lastModified)
+        lastGood = saved.lastGood
+        return true
+    }
+
     /// Takes in one fetch's result at `now`. Returns nil when all is well, else the reason
     /// (the HTTP or transport error, or what was wrong with the document) for the log.
     public mutating func record(_ result: Result<HTTPFetchOutcome, HTTPFetchError>, at now: Instant) -> String? {

@@ -18,6 +18,9 @@ struct TickerdSources: ParsableCommand {
     @Option(help: "The bus tickerd is on: session, system or a D-Bus address.")
     var bus: String = "session"
 
+    @Option(help: "Where sources keep what outlives a restart (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/tickerd-sources, else ~/.local/state/tickerd-sources).")
+    var state: String?
+
     @Flag(help: "Check the configuration, print what it would run, and exit.")
     var check = false
 
@@ -60,7 +63,8 @@ struct TickerdSources: ParsableCommand {
         }
         do {
             let path = config
-            try SourcesService(config: loaded, bus: selected, logger: logger) { () throws(ConfigError) in
+            let store = SourceStateStore(directory: state ?? SourceStateStore.defaultDirectory())
+            try SourcesService(config: loaded, bus: selected, logger: logger, state: store) { () throws(ConfigError) in
                 try SourcesConfigLoader().load(path: path)
             }.run()
         } catch {

@@ -248,4 +248,49 @@ import TestSupport
             #expect(!again.contains("member=\(member)"), "\(member) after a restart:\n\(again)")
         }
     }
+
+    @Test func aFeedRestartedWhileItsServerIsDownKeepsItsItemsUntilTheirTTL() throws {
+        let folder = try TemporaryDirectory(prefix: "feed-restart")
+        let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
+        try FileManager.default.copyItem(atPath: fixtures + "/news-rss2.xml", toPath: folder.file("news.xml"))
+        let (server, port) = try Self.serve(folder)
+        defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
+        let fixture = try SourcesFixture(sources: """
+            lease = "2s"
+
+            [[source]]
+            name = "news"
+            type = "feed"
+            url = "http://127.0.0.1:\(port)/news.xml"
+            count = 2
+            interval = "1s"
+            ttl = "8s"
+            template = "{title}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "news").count == 2 }, "\(fixture.log)")
+        let texts = try fixture.messages(of: "news").map(\.text).sorted()
+        #expect(server.waitForOutput(timeout: .seconds(10)) { Self.answered($0, 304) >= 1 })
+
+        // The server goes away, then the service restarts: the last success was at most one
+        // interval before the server stopped.
+        server.kill(SIGTERM)
+        _ = try server.wait(timeout: .seconds(30))
+        let stopped = ContinuousClock.now
+        try fixture.killService()
+        try fixture.startService()
+        #expect(fixture.wait { fixture.log.contains("keeping the last good items") }, "\(fixture.log)")
+
+        // The items stay past two leases of the new run (the adopted messages' leases ran out
+        // long before), as long as the ttl after the last success says.
+        var kept = true
+        fixture.wait(.seconds(10)) {
+            kept = kept && ((try? fixture.messages(of: "news").map(\.text).sorted()) == texts)
+            return !kept || ContinuousClock.now - stopped >= .seconds(5)
+        }
+        #expect(kept, "the feed's items went before their ttl:\n\(fixture.log)")
+        // And they end when that ttl is over.
+        #expect(try fixture.wait(.seconds(10)) { try fixture.messages(of: "news").isEmpty })
+        #expect(ContinuousClock.now - stopped >= .seconds(6))
+    }
 }

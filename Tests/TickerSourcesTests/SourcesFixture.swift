@@ -25,10 +25,13 @@ final class SourcesFixture: @unchecked Sendable {
         daemon.bus.stop()
     }
 
+    /// Where the service keeps what outlives its restarts (in the fixture's temporary directory).
+    var statePath: String { directory.file("state") }
+
     /// Starts tickerd-sources (again).
     func startService() throws {
         service = try ChildProcess(
-            TickerdProcess.binary("tickerd-sources"), ["--bus", address, "--config", configPath],
+            TickerdProcess.binary("tickerd-sources"), ["--bus", address, "--config", configPath, "--state", statePath],
             environment: ["DBUS_SESSION_BUS_ADDRESS": address])
     }
 

@@ -17,17 +17,20 @@ public struct SourceContext {
     /// says the source is ready: messages of this source left by an earlier run that are not
     /// in it are removed then. Call it on the loop's thread.
     public let publish: ([SourceItem]) -> Void
+    /// Where the source keeps what must outlive a restart of the service (nil: nothing is kept).
+    public let state: SourceStateStore?
 
     /// A context for source `name` on `loop`.
     public init(
         name: String, loop: EventLoop, logger: Logger, children: ChildReaper, connection: Connection,
-        publish: @escaping ([SourceItem]) -> Void
+        state: SourceStateStore? = nil, publish: @escaping ([SourceItem]) -> Void
     ) {
         self.name = name
         self.loop = loop
         self.logger = logger
         self.children = children
         self.connection = connection
+        self.state = state
         self.publish = publish
     }
 }

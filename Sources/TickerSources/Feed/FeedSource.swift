@@ -12,7 +12,10 @@ import TickerModel
 /// the source, the URL and what was wrong) and the last good items stay until `ttl` after the
 /// last success; each item's message expires by itself then. A fetch that brings the same items
 /// changes no message: only their expiry moves, which the lease manager carries into the next
-/// renewal without any call of its own.
+/// renewal without any call of its own. The last good items, their last success and the
+/// validators are saved in the context's state store after each success, and a restarted
+/// service takes them up again: its items stay until `ttl` after the last success of the
+/// earlier run even when the feed cannot be reached.
 public final class FeedSource: ItemSource {
     /// The feed's URL.
     public let url: URL
@@ -26,6 +29,7 @@ public final class FeedSource: ItemSource {
     private var timer: LoopTimer?
     private var published: [SourceItem]?
     private var lastProblem: String?
+    private var saveProblem: String?
     private var fetching = false
     private var stopped = false
 
@@ -58,9 +62,37 @@ public final class FeedSource: ItemSource {
     public func start(_ context: SourceContext) throws {
         self.context = context
         timer = context.loop.makeTimer { [weak self] in self?.tick() }
-        // Nothing is published before the first fetch has answered: messages adopted from an
+        // What an earlier run saved is shown until its ttl, fetch or no fetch. Without it,
+        // nothing is published before the first fetch has answered: messages adopted from an
         // earlier run (or kept through a reload) stay until then, instead of blinking away.
+        restoreSaved(context)
         tick()
+    }
+
+    /// The state store's file of this source.
+    private var stateFile: String { "feed-\(context?.name ?? "").json" }
+
+    private func restoreSaved(_ context: SourceContext) {
+        guard let data = context.state?.load(stateFile) else { return }
+        guard let saved = try? JSONDecoder().decode(SavedFeed.self, from: data) else {
+            context.logger.warning("ignoring the unreadable saved state \(context.state?.path(stateFile) ?? "")")
+            return
+        }
+        let now = LeaseManager.now()
+        guard saved.lastGood + subscription.ttl > now, subscription.restore(saved) else { return }
+        show(at: now)
+    }
+
+    private func save() {
+        guard let context, let store = context.state, let saved = subscription.saved else { return }
+        do {
+            try store.save(stateFile, try JSONEncoder().encode(saved))
+            saveProblem = nil
+        } catch {
+            let problem = "cannot save the feed's items for a restart in \(store.path(stateFile)): \(error.localizedDescription)"
+            if problem != saveProblem { context.logger.warning("\(problem)") }
+            saveProblem = problem
+        }
     }
 
     public func stop() {
@@ -91,6 +123,7 @@ public final class FeedSource: ItemSource {
             lastProblem = problem
         } else {
             lastProblem = nil
+            save()
         }
         show(at: now)
         var next = now + interval

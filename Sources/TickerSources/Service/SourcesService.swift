@@ -14,6 +14,7 @@ public final class SourcesService {
     private let bus: Connection.Bus
     private let logger: Logger
     private let loader: (() throws(ConfigError) -> SourcesConfig)?
+    private let state: SourceStateStore?
 
     private var loop: EventLoop?
     private var connection: Connection?
@@ -26,12 +27,14 @@ public final class SourcesService {
     private var generations: [String: Int] = [:]
 
     /// A service for `config`, talking to tickerd (and watching players and notifications) on
-    /// `bus`. `loader` reads the configuration again on SIGHUP (nil: SIGHUP only logs).
+    /// `bus`. `state` is where sources keep what outlives a restart (nil: nothing is kept).
+    /// `loader` reads the configuration again on SIGHUP (nil: SIGHUP only logs).
     public init(
-        config: SourcesConfig, bus: Connection.Bus, logger: Logger,
+        config: SourcesConfig, bus: Connection.Bus, logger: Logger, state: SourceStateStore? = nil,
         loader: (() throws(ConfigError) -> SourcesConfig)? = nil
     ) {
         self.config = config
+        self.state = state
         self.bus = bus
         self.logger = logger
         self.loader = loader
@@ -123,7 +126,7 @@ public final class SourcesService {
         generations[name, default: 0] += 1
         let generation = generations[name] ?? 0
         let context = SourceContext(
-            name: name, loop: loop, logger: sourceLogger, children: children, connection: connection
+            name: name, loop: loop, logger: sourceLogger, children: children, connection: connection, state: state
         ) { [weak self] items in
             guard let self, self.generations[name] == generation else { return }
             self.leases?.publish(source: name, items: items)
