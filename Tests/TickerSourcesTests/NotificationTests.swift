@@ -52,6 +52,45 @@ import TestSupport
         #expect(try fixture.wait(.seconds(5)) { try fixture.messages(of: "notes").isEmpty })
     }
 
+    @Test func aNotificationUntilClosedOutlivesARestartUntilItIsClosed() throws {
+        let fixture = try SourcesFixture(sources: "lease = \"2s\"\n\n" + Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        let shown = ["Backup: Disk full / free some space"]
+        let id = try notifySend(fixture, ["-p", "-t", "0", "-a", "Backup", "Disk full", "free some space"])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == shown })
+
+        // The service restarts (killed: no chance to tidy up): the notification stays past two
+        // leases of the new run, under its id.
+        try fixture.killService()
+        let restarted = ContinuousClock.now
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        var kept = true
+        fixture.wait(.seconds(10)) {
+            kept = kept && ((try? fixture.messages(of: "notes").map(\.id)) == ["src/notes/\(id)"])
+            return !kept || ContinuousClock.now - restarted >= .seconds(5)
+        }
+        #expect(kept, "the notification went at the restart:\n\(fixture.log)")
+        #expect(try fixture.messages(of: "notes").map(\.text) == shown)
+
+        // Its sender closes it with the id it was given: it goes, and is signalled closed (3).
+        let monitor = try ChildProcess("dbus-monitor", [
+            "--address", fixture.address, "type='signal',interface='org.freedesktop.Notifications'",
+        ])
+        defer { monitor.kill() }
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) { $0.contains("NameAcquired") })
+        try fixture.ok("gdbus", [
+            "call", "--address", fixture.address, "--dest", "org.freedesktop.Notifications",
+            "--object-path", "/org/freedesktop/Notifications",
+            "--method", "org.freedesktop.Notifications.CloseNotification", id,
+        ])
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) {
+            $0.contains("member=NotificationClosed\n   uint32 \(id)\n   uint32 3")
+        }, "\(monitor.standardOutput)")
+    }
+
     @Test func aLongOrBidiMarkedNotificationIsShownNotRefused() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()

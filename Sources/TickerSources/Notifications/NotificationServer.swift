@@ -1,4 +1,5 @@
 import DBus
+import Foundation
 import Glibc
 import TOMLConfig
 
@@ -15,36 +16,29 @@ import TOMLConfig
 ///   with that tag;
 /// - summaries and bodies are shown as plain text (markup stripped, whitespace made single);
 /// - a notification ends with `NotificationClosed`: 1 expired, 2 dismissed (activated), 3 closed
-///   by `CloseNotification`; activating a message invokes the notification's `default` action.
+///   by `CloseNotification`; activating a message invokes the notification's `default` action;
+/// - the notifications held are saved in the context's state store at each change, and a
+///   restarted service that owns the name again takes them up under the same ids: one that
+///   stays until closed stays until it is closed, the others until their timeout (those that
+///   expired meanwhile are closed, reason 1). A service that finds another server owning the
+///   name drops them (that server serves the desktop now).
 public final class NotificationServer: ItemSource {
     /// Microseconds a notification with `expire_timeout` −1 shows.
     public let defaultTTL: Int64
     /// The most notifications held at once (the oldest goes first).
     public let limit: Int
 
-    private struct Notification {
-        var app: String
-        var summary: String
-        var body: String
-        var urgent: Bool
-        var actions: [String]
-        var expires: Int64?
-        var sender: String?
-        /// Its stack tag (`x-dunst-stack-tag`, `x-canonical-private-synchronous`): a later
-        /// notification of the same app and tag replaces it.
-        var tag: String?
-    }
-
     /// The hints that name a stack tag, as dunst and notify-osd read them (volume and brightness
     /// scripts send one instead of a `replaces_id`).
     static let stackTagHints = ["x-dunst-stack-tag", "x-canonical-private-synchronous", "synchronous", "private-synchronous"]
 
     private var context: SourceContext?
-    private var notifications: [UInt32: Notification] = [:]
+    private var notifications: [UInt32: HeldNotification] = [:]
     private var order: [UInt32] = []
     private var nextID: UInt32 = 1
     private var expiry: LoopTimer?
     private var owning = false
+    private var saveProblem: String?
     private let path = "/org/freedesktop/Notifications"
 
     /// The bus name and interface served.
@@ -75,6 +69,7 @@ public final class NotificationServer: ItemSource {
             try connection.requestName(Self.busName)
             owning = true
             context.logger.info("serving \(Self.busName)")
+            restoreSaved(context)
         } catch let error as NameRequestError {
             connection.unexport(try ObjectPath(path))
             if case .taken(_, let owner) = error {
@@ -84,7 +79,44 @@ public final class NotificationServer: ItemSource {
                 context.logger.error("cannot own \(Self.busName): \(error); this source stays idle")
             }
         }
-        context.publish([])
+        if owning { publish() } else { context.publish([]) }
+    }
+
+    /// The state store's file of this source.
+    private var stateFile: String { "notifications-\(context?.name ?? "").json" }
+
+    /// Takes up the notifications an earlier run saved; those whose timeout passed meanwhile are
+    /// closed (reason 1).
+    private func restoreSaved(_ context: SourceContext) {
+        guard let data = context.state?.load(stateFile) else { return }
+        guard let saved = try? JSONDecoder().decode(SavedNotifications.self, from: data) else {
+            context.logger.warning("ignoring the unreadable saved state \(context.state?.path(stateFile) ?? "")")
+            return
+        }
+        for entry in saved.entries.suffix(limit) where notifications[entry.id] == nil {
+            notifications[entry.id] = entry.notification
+            order.append(entry.id)
+        }
+        nextID = max(1, saved.nextID)
+        let now = TimerClock.realtime.nowNanoseconds / 1000
+        for id in order where (notifications[id]?.expires ?? .max) <= now { close(id, reason: 1, publishing: false) }
+        if !order.isEmpty { context.logger.info("went on with \(order.count) notifications of the last run") }
+    }
+
+    /// Saves the notifications held (while serving the name).
+    private func save() {
+        guard owning, let context, let store = context.state else { return }
+        let saved = SavedNotifications(
+            entries: order.compactMap { id in notifications[id].map { SavedNotifications.Entry(id: id, notification: $0) } },
+            nextID: nextID)
+        do {
+            try store.save(stateFile, try JSONEncoder().encode(saved))
+            saveProblem = nil
+        } catch {
+            let problem = "cannot save the notifications for a restart in \(store.path(stateFile)): \(error.localizedDescription)"
+            if problem != saveProblem { context.logger.warning("\(problem)") }
+            saveProblem = problem
+        }
     }
 
     /// Gives the name back.
@@ -170,7 +202,7 @@ public final class NotificationServer: ItemSource {
         default: now + Int64(timeout) * 1000
         }
         let tag = Self.stackTagHints.lazy.compactMap { hints[$0]?.unwrappingVariant.stringValue }.first
-        let notification = Notification(
+        let notification = HeldNotification(
             app: MarkupStripper.plainText(app), summary: MarkupStripper.plainText(summary),
             body: MarkupStripper.plainText(body), urgent: urgency >= 2,
             actions: stride(from: 0, to: actions.count - actions.count % 2, by: 2).map { actions[$0] },
@@ -227,6 +259,7 @@ public final class NotificationServer: ItemSource {
         } else {
             expiry?.cancel()
         }
+        save()
         context.publish(items)
     }
 
