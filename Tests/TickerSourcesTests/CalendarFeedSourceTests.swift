@@ -293,4 +293,59 @@ import TestSupport
         #expect(try fixture.wait(.seconds(10)) { try fixture.messages(of: "news").isEmpty })
         #expect(ContinuousClock.now - stopped >= .seconds(6))
     }
+
+    /// A feed whose document order, id order and date order all differ (two dates in other zones
+    /// than UTC, two undated entries).
+    static let unorderedFeed = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>Week</title><link>https://week.example.org/</link>
+        <item><guid>a</guid><title>Tuesday</title><pubDate>Tue, 24 Nov 2026 09:00:00 +0100</pubDate></item>
+        <item><guid>d</guid><title>Undated first</title></item>
+        <item><guid>b</guid><title>Early Thursday in London</title><pubDate>Thu, 26 Nov 2026 02:00:00 GMT</pubDate></item>
+        <item><guid>c</guid><title>Monday</title><pubDate>Mon, 23 Nov 2026 12:00:00 GMT</pubDate></item>
+        <item><guid>e</guid><title>Late Wednesday in New York</title><pubDate>Wed, 25 Nov 2026 23:30:00 -0500</pubDate></item>
+        <item><guid>0</guid><title>Undated second</title></item>
+        </channel></rss>
+        """
+
+    @Test func feedEntriesAreOnTheTapeNewestFirstAsFeedparserDatesThem() throws {
+        let folder = try TemporaryDirectory(prefix: "feed-order")
+        try Self.unorderedFeed.write(toFile: folder.file("week.xml"), atomically: true, encoding: .utf8)
+        let (server, port) = try Self.serve(folder)
+        defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
+        let url = "http://127.0.0.1:\(port)/week.xml"
+
+        // feedparser's dates, newest first; undated entries after them in the feed's order.
+        let parsed = try ChildProcess.run(
+            try PythonVenv.python(), [PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds/parse.py", url], timeout: .seconds(120))
+        #expect(parsed.status == 0, "parse.py failed: \(parsed.stderr)")
+        let entries = try parsed.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let dated = entries.filter { $0["date"] is Int }.enumerated()
+            .sorted { a, b in
+                let (da, db) = (a.element["date"] as? Int ?? 0, b.element["date"] as? Int ?? 0)
+                return da != db ? da > db : a.offset < b.offset
+            }
+            .map(\.element)
+        let expected = (dated + entries.filter { !($0["date"] is Int) }).compactMap { $0["title"] as? String }
+        #expect(expected.count == 6)
+        #expect(expected != entries.compactMap { $0["title"] as? String }, "the fixture's dates must reorder it")
+
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "week"
+            type = "feed"
+            url = "\(url)"
+            count = 6
+            template = "{title}"
+            """)
+        try fixture.startService()
+        #expect(try fixture.wait { try fixture.messages(of: "week").count == 6 }, "\(fixture.log)")
+        let sampler = try FrameSampler(address: fixture.address)
+        let now = Int64(Date().timeIntervalSince1970 * 1e6)
+        let frame = try #require(try sampler.frames(channel: "main", columns: 400, at: [now]).first)
+        let tape = frame.text.trimmingCharacters(in: .whitespaces).components(separatedBy: "  •  ")
+        #expect(tape == expected)
+    }
 }

@@ -13,7 +13,8 @@ public struct SourceContext {
     public let children: ChildReaper
     /// The service's bus connection (players and notifications live on it, and so does tickerd).
     public let connection: Connection
-    /// Replaces the source's current items with the given complete set. The first call also
+    /// Replaces the source's current items with the given complete set, in the order they
+    /// should stand on the tape (their new messages are posted in it). The first call also
     /// says the source is ready: messages of this source left by an earlier run that are not
     /// in it are removed then. Call it on the loop's thread.
     public let publish: ([SourceItem]) -> Void

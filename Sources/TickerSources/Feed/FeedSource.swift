@@ -5,7 +5,8 @@ import SourceFetch
 import TOMLConfig
 import TickerModel
 
-/// The newest entries of an RSS, Atom or JSON Feed as messages, each with its link.
+/// The newest entries of an RSS, Atom or JSON Feed as messages, each with its link, published
+/// newest first (dated entries by their instant, then undated ones in the feed's order).
 ///
 /// Guarantees: the feed is fetched every `interval` with If-None-Match / If-Modified-Since; a
 /// 304 keeps the items. A fetch that fails or a document that does not parse is logged (naming

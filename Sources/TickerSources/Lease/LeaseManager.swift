@@ -7,6 +7,8 @@ import TickerNames
 /// Guarantees:
 /// - every current item has exactly one message, id `src/<source>/<key>`, posted once and then
 ///   changed in place with `Update` (no `MessageEnded`/`MessageStarted` while it stays current);
+/// - a source's messages are posted in the order it published its items, so a set posted
+///   together joins tickerd's tape in that order (within a priority, on a local channel);
 /// - each message ends at most one lease after its last renewal, and renewals come every third of
 ///   a lease while the item is current, so a service that dies leaves nothing behind for longer
 ///   than a lease;
@@ -24,6 +26,8 @@ public final class LeaseManager {
     private var bindings: [String: SourceBinding] = [:]
     /// What each source wants shown, by message id (sources that have published at least once).
     private var desired: [String: [String: DesiredMessage]] = [:]
+    /// The ids of each source's messages in the order it published its items (its tape order).
+    private var published: [String: [String]] = [:]
     /// What tickerd holds of ours, as far as we know (nil until tickerd's list has been read).
     private var held: [String: DesiredMessage]?
     private var renewTimer: LoopTimer?
@@ -66,6 +70,7 @@ public final class LeaseManager {
     public func retire(source name: String) {
         guard let binding = bindings.removeValue(forKey: name) else { return }
         desired[name] = nil
+        published[name] = nil
         for id in itemKeys.keys where id.hasPrefix(binding.idPrefix) { itemKeys[id] = nil }
         for id in refused.keys where id.hasPrefix(binding.idPrefix) { refused[id] = nil }
         for id in (held ?? [:]).keys.sorted() where id.hasPrefix(binding.idPrefix) { remove(id, source: name) }
@@ -104,6 +109,7 @@ public final class LeaseManager {
     public func publish(source name: String, items: [SourceItem]) {
         guard let binding = bindings[name] else { return }
         var wanted: [String: DesiredMessage] = [:]
+        var order: [String] = []
         for item in items {
             guard let message = binding.message(for: item) else { continue }
             let id = binding.messageID(of: item.key)
@@ -112,10 +118,12 @@ public final class LeaseManager {
                 continue
             }
             wanted[id] = message
+            order.append(id)
             itemKeys[id] = (name, item.key)
         }
         for id in (desired[name] ?? [:]).keys where wanted[id] == nil { itemKeys[id] = nil }
         desired[name] = wanted
+        published[name] = order
         sync(source: name)
     }
 
@@ -149,7 +157,8 @@ public final class LeaseManager {
         let now = Self.now()
         let wanted = (desired[name] ?? [:]).filter { _, message in (message.expires ?? .max) > now }
         for id in refused.keys where id.hasPrefix(binding.idPrefix) && refused[id] != wanted[id] { refused[id] = nil }
-        for id in wanted.keys.sorted() {
+        // In the source's order: messages posted together join the tape in the order they come.
+        for id in published[name] ?? [] {
             guard let message = wanted[id], refused[id] == nil else { continue }
             if let old = held[id], old.channel == message.channel, message.hasSameOptions(as: old, at: now) {
                 if !message.looksLike(old) { update(id, message, from: old, now: now, source: name) }
