@@ -18,7 +18,10 @@ struct TickerdSources: ParsableCommand {
     @Option(help: "The bus tickerd is on: session, system or a D-Bus address.")
     var bus: String = "session"
 
-    @Option(help: "Where sources keep what outlives a restart (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/tickerd-sources, else ~/.local/state/tickerd-sources).")
+    @Option(help: """
+        Where sources keep what outlives a restart (default: $STATE_DIRECTORY, else \
+        $XDG_STATE_HOME/tickerd-sources, else ~/.local/state/tickerd-sources).
+        """)
     var state: String?
 
     @Flag(help: "Check the configuration, print what it would run, and exit.")

@@ -62,6 +62,35 @@ import SourceFetch
         #expect(subscription.current(at: 5_000 + ttl, count: 10).isEmpty)
     }
 
+    @Test func whatASubscriptionSavesCarriesItsItemsAndValidatorsAcrossARestart() async throws {
+        let server = try FeedServer(serving: FeedServer.fixtures)
+        defer { server.stop() }
+        let url = server.url("news-rss2.xml")
+        let fetcher = try ConditionalFetcher(url: url, timeout: 10)
+        let ttl: Int64 = 60_000_000
+        var first = FeedSubscription(url: url, ttl: ttl)
+        #expect(first.saved == nil)
+        #expect(first.record(await Self.fetch(fetcher, first.validators), at: 1_000) == nil)
+        let saved = try JSONDecoder().decode(SavedFeed.self, from: try JSONEncoder().encode(try #require(first.saved)))
+
+        // The next run takes it up: the same items, until ttl after the earlier success, and
+        // its first request is conditional (answered 304).
+        var next = FeedSubscription(url: url, ttl: ttl)
+        let restored = next.restore(saved)
+        #expect(restored)
+        #expect(next.items == first.items && next.title == first.title && next.lastGood == 1_000)
+        #expect(next.current(at: 1_000 + ttl - 1, count: 3) == first.current(at: 2_000, count: 3))
+        #expect(next.current(at: 1_000 + ttl, count: 3).isEmpty)
+        #expect(await Self.fetch(fetcher, next.validators) == .success(.notModified))
+
+        // Another feed's state, or one taken after a success of its own, is not taken.
+        var other = FeedSubscription(url: server.url("blog-atom.xml"), ttl: ttl)
+        let takenByOther = other.restore(saved)
+        let takenTwice = next.restore(saved)
+        #expect(!takenByOther && other.items.isEmpty)
+        #expect(!takenTwice)
+    }
+
     static func fetch(_ fetcher: ConditionalFetcher, _ validators: HTTPValidators) async -> Result<HTTPFetchOutcome, HTTPFetchError> {
         do {
             return .success(try await fetcher.fetch(with: validators))
