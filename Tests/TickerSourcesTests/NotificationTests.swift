@@ -59,6 +59,10 @@ import TestSupport
         let shown = ["Backup: Disk full / free some space"]
         let id = try notifySend(fixture, ["-p", "-t", "0", "-a", "Backup", "Disk full", "free some space"])
         #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == shown })
+        // What it said is kept where only the user can read it.
+        let saved = try FileManager.default.attributesOfItem(atPath: fixture.statePath + "/notifications-notes.json")
+        let folder = try FileManager.default.attributesOfItem(atPath: fixture.statePath)
+        #expect((saved[.posixPermissions] as? Int) == 0o600 && (folder[.posixPermissions] as? Int) == 0o700)
 
         // The service restarts (killed: no chance to tidy up): the notification stays past two
         // leases of the new run, under its id.

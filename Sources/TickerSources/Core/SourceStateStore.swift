@@ -1,11 +1,13 @@
 import Foundation
+import Glibc
 
 /// Where sources keep what must outlive a restart of the service (a feed's last good items), one
 /// file per source in one directory.
 ///
 /// Guarantees: a file is replaced whole (written beside it, then renamed over it), so a reader
-/// never sees half of one; the directory is made (mode 0700) on the first save. A file that is
-/// missing or cannot be read reads as nothing.
+/// never sees half of one; files are readable by the service's user alone (mode 0600, in a
+/// directory of mode 0700 made on the first save), as they hold what notifications said. A
+/// file that is missing or cannot be read reads as nothing.
 public struct SourceStateStore: Sendable {
     /// The directory holding the files.
     public let directory: String
@@ -37,8 +39,16 @@ public struct SourceStateStore: Sendable {
     /// Replaces file `name` with `data`. Throws (with the system's reason) when the directory
     /// cannot be made or the file cannot be written.
     public func save(_ name: String, _ data: Data) throws {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try data.write(to: URL(fileURLWithPath: path(name)), options: .atomic)
+        let files = FileManager.default
+        try files.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = path(".\(name).new")
+        guard files.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
+        }
+        guard rename(temporary, path(name)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = try? files.removeItem(atPath: temporary)
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(name), NSLocalizedDescriptionKey: reason])
+        }
     }
 }
