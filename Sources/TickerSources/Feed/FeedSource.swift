@@ -30,7 +30,7 @@ public final class FeedSource: ItemSource {
     private var timer: LoopTimer?
     private var published: [SourceItem]?
     private var lastProblem: String?
-    private var saveProblem: String?
+    private var saved: SavedState<SavedFeed>?
     private var fetching = false
     private var stopped = false
 
@@ -70,30 +70,17 @@ public final class FeedSource: ItemSource {
         tick()
     }
 
-    /// The state store's file of this source.
-    private var stateFile: String { "feed-\(context?.name ?? "").json" }
-
     private func restoreSaved(_ context: SourceContext) {
-        guard let data = context.state?.load(stateFile) else { return }
-        guard let saved = try? JSONDecoder().decode(SavedFeed.self, from: data) else {
-            context.logger.warning("ignoring the unreadable saved state \(context.state?.path(stateFile) ?? "")")
-            return
-        }
+        let file = SavedState<SavedFeed>("feed-\(context.name).json", in: context.state, holding: "the feed's items", logger: context.logger)
+        saved = file
         let now = LeaseManager.now()
-        guard saved.lastGood + subscription.ttl > now, subscription.restore(saved) else { return }
+        guard let last = file.load(), last.lastGood + subscription.ttl > now, subscription.restore(last) else { return }
         show(at: now)
     }
 
     private func save() {
-        guard let context, let store = context.state, let saved = subscription.saved else { return }
-        do {
-            try store.save(stateFile, try JSONEncoder().encode(saved))
-            saveProblem = nil
-        } catch {
-            let problem = "cannot save the feed's items for a restart in \(store.path(stateFile)): \(error.localizedDescription)"
-            if problem != saveProblem { context.logger.warning("\(problem)") }
-            saveProblem = problem
-        }
+        guard let state = subscription.saved else { return }
+        saved?.save(state)
     }
 
     public func stop() {

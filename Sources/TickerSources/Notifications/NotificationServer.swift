@@ -38,7 +38,7 @@ public final class NotificationServer: ItemSource {
     private var nextID: UInt32 = 1
     private var expiry: LoopTimer?
     private var owning = false
-    private var saveProblem: String?
+    private var saved: SavedState<SavedNotifications>?
     private let path = "/org/freedesktop/Notifications"
 
     /// The bus name and interface served.
@@ -82,22 +82,18 @@ public final class NotificationServer: ItemSource {
         if owning { publish() } else { context.publish([]) }
     }
 
-    /// The state store's file of this source.
-    private var stateFile: String { "notifications-\(context?.name ?? "").json" }
-
     /// Takes up the notifications an earlier run saved; those whose timeout passed meanwhile are
     /// closed (reason 1).
     private func restoreSaved(_ context: SourceContext) {
-        guard let data = context.state?.load(stateFile) else { return }
-        guard let saved = try? JSONDecoder().decode(SavedNotifications.self, from: data) else {
-            context.logger.warning("ignoring the unreadable saved state \(context.state?.path(stateFile) ?? "")")
-            return
-        }
-        for entry in saved.entries.suffix(limit) where notifications[entry.id] == nil {
+        let file = SavedState<SavedNotifications>(
+            "notifications-\(context.name).json", in: context.state, holding: "the notifications", logger: context.logger)
+        saved = file
+        guard let last = file.load() else { return }
+        for entry in last.entries.suffix(limit) where notifications[entry.id] == nil {
             notifications[entry.id] = entry.notification
             order.append(entry.id)
         }
-        nextID = max(1, saved.nextID)
+        nextID = max(1, last.nextID)
         let now = TimerClock.realtime.nowNanoseconds / 1000
         for id in order where (notifications[id]?.expires ?? .max) <= now { close(id, reason: 1, publishing: false) }
         if !order.isEmpty { context.logger.info("went on with \(order.count) notifications of the last run") }
@@ -105,18 +101,10 @@ public final class NotificationServer: ItemSource {
 
     /// Saves the notifications held (while serving the name).
     private func save() {
-        guard owning, let context, let store = context.state else { return }
-        let saved = SavedNotifications(
+        guard owning else { return }
+        saved?.save(SavedNotifications(
             entries: order.compactMap { id in notifications[id].map { SavedNotifications.Entry(id: id, notification: $0) } },
-            nextID: nextID)
-        do {
-            try store.save(stateFile, try JSONEncoder().encode(saved))
-            saveProblem = nil
-        } catch {
-            let problem = "cannot save the notifications for a restart in \(store.path(stateFile)): \(error.localizedDescription)"
-            if problem != saveProblem { context.logger.warning("\(problem)") }
-            saveProblem = problem
-        }
+            nextID: nextID))
     }
 
     /// Gives the name back.
