@@ -142,6 +142,22 @@ import TestSupport
         #expect(try fixture.property("main", "Columns").value as? Int == 24)
     }
 
+    /// The file's messages are counted from 1 in errors and in default ids alike: the second
+    /// `[[message]]` is `config-2` and its errors say `message[2]` (they said `message[1]`, the
+    /// id of the first).
+    @Test func aFileErrorNamesTheMessageAsItsDefaultIdCountsIt() throws {
+        let good = "[[message]]\ntext = \"first\"\n\n[[message]]\ntext = \"second\"\n"
+        let fixture = try DaemonFixture(config: good)
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["config-1", "config-2"])
+
+        try fixture.daemon.writeConfig("[[message]]\ntext = \"first\"\n\n[[message]]\ntext = \"second\"\nttl = \"soon\"\n")
+        let output = try fixture.gdbus(DaemonFixture.managerPath, "\(DaemonFixture.control).Reload", [])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(Self.error + "InvalidConfig: "), "\(output.stderr)")
+        #expect(output.stderr.contains("tickerd.toml:6: message[2].ttl: not a time span"), "\(output.stderr)")
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["config-1", "config-2"])
+    }
+
     /// A file of NULs read as an empty configuration and dropped the file's messages; and a bad
     /// file on SIGHUP was logged twice. Now it is refused, logged once, and nothing is lost.
     @Test func aNULFileOnSIGHUPIsRefusedOnceAndKeepsTheMessages() throws {
