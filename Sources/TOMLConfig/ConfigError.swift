@@ -4,7 +4,8 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public let file: String
     /// The 1-based line of the offending key or table (0 when the file could not be read at all).
     public let line: Int
-    /// The dotted key path, e.g. `channel.main.speed` or `message[2].calendar` ("" for the file).
+    /// The dotted key path, e.g. `channel.main.speed` or `message[2].calendar` (the second
+    /// `[[message]]`: tables of an array count from 1), or "" for the file.
     public let key: String
     /// What is wrong and, where it helps, what would be right.
     public let problem: String

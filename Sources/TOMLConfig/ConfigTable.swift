@@ -4,7 +4,9 @@
 public struct ConfigTable {
     /// The file the table came from (for errors).
     public let file: String
-    /// The table's dotted path, e.g. `channel.main` or `message[2]` ("" for the document).
+    /// The table's dotted path, e.g. `channel.main` or `message[2]` ("" for the document). The
+    /// tables of an array (`[[message]]`) are counted from 1 in file order, as a person counts
+    /// them: `message[2]` is the second.
     public let path: String
 
     private let document: TOMLDocument
@@ -95,7 +97,8 @@ public struct ConfigTable {
         return ConfigTable(document, table: child, file: file, path: keyPath(key), locator: locator)
     }
 
-    /// An array of tables (`[[key]]`), empty when the key is absent.
+    /// An array of tables (`[[key]]`), empty when the key is absent; the first one's path is
+    /// `key[1]`.
     public func tables(_ key: String) throws(ConfigError) -> [ConfigTable] {
         guard let value = TOMLDocument.node(key, in: table) else { return [] }
         guard let array = TOMLDocument.elements(value) else { throw typeError(key, "an array of tables", value) }
@@ -103,9 +106,9 @@ public struct ConfigTable {
         result.reserveCapacity(array.count)
         for (index, element) in array.enumerated() {
             guard let child = TOMLDocument.table(element) else {
-                throw error("\(key)[\(index)]", "expected a table")
+                throw error("\(key)[\(index + 1)]", "expected a table")
             }
-            result.append(ConfigTable(document, table: child, file: file, path: keyPath("\(key)[\(index)]"), locator: locator))
+            result.append(ConfigTable(document, table: child, file: file, path: keyPath("\(key)[\(index + 1)]"), locator: locator))
         }
         return result
     }

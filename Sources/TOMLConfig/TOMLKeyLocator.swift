@@ -77,7 +77,8 @@ private struct KeyLines {
                 let name = Array(Self.keyPath(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
                     .prefix(Self.maximumDepth))
                 let joined = name.joined(separator: ".")
-                let index = arrayCounts[joined, default: -1] + 1
+                // Counted from 1, as ConfigTable names them.
+                let index = arrayCounts[joined, default: 0] + 1
                 arrayCounts[joined] = index
                 table = name.dropLast() + ["\(name.last ?? "")[\(index)]"]
                 record(name, at: number)  // the array itself: a misspelt `[[mesage]]` is reported here

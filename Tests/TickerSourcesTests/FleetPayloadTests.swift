@@ -28,19 +28,19 @@ import TOMLConfig
     @Test func mistakesNameFileLineAndKey() {
         let base = Self.header + "host = \"b\"\n"
         let cases: [(String, Int, String, String)] = [
-            (Self.header + "topic = \"t\"", 1, "source[0]", "missing key 'host'"),
-            (base + "topic = \"tickerd/#\"", 6, "source[0].topic", "wildcards"),
-            (base + "topic = \"tickerd//x\"", 6, "source[0].topic", "empty level"),
-            (base + "topic = \"t\"\nport = 70000", 7, "source[0].port", "1 to 65535"),
-            (base + "topic = \"t\"\nprotocol = \"mqtt3\"", 7, "source[0].protocol", "mqtt5"),
-            (base + "topic = \"t\"\npassword = \"p\"", 7, "source[0].password", "username"),
-            (base + "topic = \"t\"\nca-file = \"certs/ca.crt\"", 7, "source[0].ca-file", "absolute"),
-            (base + "topic = \"t\"\nca-file = \"/nonexistent/ca.crt\"", 7, "source[0].ca-file", "cannot read"),
-            (base + "topic = \"t\"\nusername = \"u\"\npassword-file = \"/nonexistent\"", 8, "source[0].password-file", "cannot read"),
-            (base + "topic = \"t\"\nclient-id = \"a/b\"", 7, "source[0].client-id", "client id"),
-            (base + "topic = \"t\"\nsync-topic = \"t/sync\"", 7, "source[0].sync-topic", "outside"),
-            (base + "topic = \"t\"\nkeepalive = \"1s\"", 7, "source[0].keepalive", "5s"),
-            (base + "topic = \"t\"\nqos = 2", 7, "source[0].qos", "unknown key"),
+            (Self.header + "topic = \"t\"", 1, "source[1]", "missing key 'host'"),
+            (base + "topic = \"tickerd/#\"", 6, "source[1].topic", "wildcards"),
+            (base + "topic = \"tickerd//x\"", 6, "source[1].topic", "empty level"),
+            (base + "topic = \"t\"\nport = 70000", 7, "source[1].port", "1 to 65535"),
+            (base + "topic = \"t\"\nprotocol = \"mqtt3\"", 7, "source[1].protocol", "mqtt5"),
+            (base + "topic = \"t\"\npassword = \"p\"", 7, "source[1].password", "username"),
+            (base + "topic = \"t\"\nca-file = \"certs/ca.crt\"", 7, "source[1].ca-file", "absolute"),
+            (base + "topic = \"t\"\nca-file = \"/nonexistent/ca.crt\"", 7, "source[1].ca-file", "cannot read"),
+            (base + "topic = \"t\"\nusername = \"u\"\npassword-file = \"/nonexistent\"", 8, "source[1].password-file", "cannot read"),
+            (base + "topic = \"t\"\nclient-id = \"a/b\"", 7, "source[1].client-id", "client id"),
+            (base + "topic = \"t\"\nsync-topic = \"t/sync\"", 7, "source[1].sync-topic", "outside"),
+            (base + "topic = \"t\"\nkeepalive = \"1s\"", 7, "source[1].keepalive", "5s"),
+            (base + "topic = \"t\"\nqos = 2", 7, "source[1].qos", "unknown key"),
         ]
         for (text, line, key, words) in cases {
             var caught: ConfigError?

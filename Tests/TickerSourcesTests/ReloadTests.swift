@@ -86,7 +86,7 @@ import TestSupport
         try broken.write(toFile: fixture.configPath, atomically: true, encoding: .utf8)
         fixture.service?.kill(SIGHUP)
         let line = try #require(broken.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.hasPrefix("commnd") }) + 1
-        let expected = "\(fixture.configPath):\(line): source[1].commnd:"
+        let expected = "\(fixture.configPath):\(line): source[2].commnd:"
         #expect(fixture.wait { fixture.log.contains(expected) }, "\(fixture.log)")
         #expect(fixture.log.contains("reload refused"), "\(fixture.log)")
         // The running configuration stays: the old text, renewed, never ended.

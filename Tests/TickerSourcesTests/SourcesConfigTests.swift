@@ -40,15 +40,15 @@ import TickerSources
     @Test func mistakesNameFileLineAndKey() {
         let header = "[[source]]\nname = \"c\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\n"
         let cases: [(String, Int, String, String)] = [
-            (header + "template = \"{output\"", 6, "source[0].template", "never closed"),
-            (header + "template = \"{artist}\"", 6, "source[0].template", "unknown field '{artist}'"),
-            (header + "template = \"{output}\"\ncolour = 1", 7, "source[0].colour", "unknown key"),
-            (header + "template = \"x\"\nurl = \"not a link\"", 7, "source[0].url", "absolute URI"),
-            (header + "template = \"x\"\nchannel = \"no-dash\"", 7, "source[0].channel", "channel names"),
-            ("[[source]]\nname = \"c\"\ntype = \"radio\"\ntemplate = \"x\"", 3, "source[0].type", "unknown source type"),
+            (header + "template = \"{output\"", 6, "source[1].template", "never closed"),
+            (header + "template = \"{artist}\"", 6, "source[1].template", "unknown field '{artist}'"),
+            (header + "template = \"{output}\"\ncolour = 1", 7, "source[1].colour", "unknown key"),
+            (header + "template = \"x\"\nurl = \"not a link\"", 7, "source[1].url", "absolute URI"),
+            (header + "template = \"x\"\nchannel = \"no-dash\"", 7, "source[1].channel", "channel names"),
+            ("[[source]]\nname = \"c\"\ntype = \"radio\"\ntemplate = \"x\"", 3, "source[1].type", "unknown source type"),
             ("lease = \"soon\"", 1, "lease", "time span"),
-            (header + "template = \"x\"\n" + header + "template = \"y\"", 8, "source[1].name", "used by an earlier source"),
-            ("[[source]]\nname = \"c\"\ntype = \"command\"\ninterval = \"1s\"\ntemplate = \"x\"", 1, "source[0].command", "missing"),
+            (header + "template = \"x\"\n" + header + "template = \"y\"", 8, "source[2].name", "used by an earlier source"),
+            ("[[source]]\nname = \"c\"\ntype = \"command\"\ninterval = \"1s\"\ntemplate = \"x\"", 1, "source[1].command", "missing"),
         ]
         for (text, line, key, words) in cases {
             let error = error(text)

@@ -5,9 +5,12 @@ import TestSupport
 /// The real `tickerctl` and `tickerd` binaries on a private bus, and busctl as the independent peer.
 final class CLIFixture: Sendable {
     let daemon: TickerdProcess
+    /// What the daemon's environment adds; tickerctl runs with it too (the same `TZ`, say).
+    let environment: [String: String]
 
     init(config: String = "", environment: [String: String] = [:]) throws {
         daemon = try TickerdProcess(config: config, environment: environment)
+        self.environment = environment
     }
 
     deinit {
@@ -20,7 +23,7 @@ final class CLIFixture: Sendable {
 
     /// Runs `tickerctl --bus ADDRESS arguments…`.
     func run(_ arguments: [String]) throws -> ChildProcess.Output {
-        try ChildProcess.run(Self.tickerctl, ["--bus", address] + arguments)
+        try ChildProcess.run(Self.tickerctl, ["--bus", address] + arguments, environment: environment)
     }
 
     /// Runs tickerctl and fails the test unless it exits 0; returns stdout.

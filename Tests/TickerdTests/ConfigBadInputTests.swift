@@ -46,12 +46,12 @@ import TickerModel
         let explicit = #expect(throws: ConfigError.self) {
             try loader.parse("[[message]]\nid = \"x\"\ntext = \"a\"\n[[message]]\ntext = \"b\"\nid = \"x\"\n", file: file)
         }
-        #expect(explicit?.description == "\(file):6: message[1].id: id 'x' is used twice: message[0] has it too")
+        #expect(explicit?.description == "\(file):6: message[2].id: id 'x' is used twice: message[1] has it too")
         let byDefault = #expect(throws: ConfigError.self) {
             try loader.parse("[[message]]\nid = \"config-2\"\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\n", file: file)
         }
-        #expect(byDefault?.description == "\(file):5: message[1].id: this message's default id 'config-2' "
-            + "(config-N by position) is message[0]'s id; give this one an id")
+        #expect(byDefault?.description == "\(file):5: message[2].id: this message's default id 'config-2' "
+            + "(config-N by position) is message[1]'s id; give this one an id")
     }
 
     /// A dotted key of thousands of parts stalled start or SIGHUP for 44 s (release; locating a
@@ -136,12 +136,12 @@ import TickerModel
     /// a character, each named by its `[limits]` key.
     @Test(arguments: [
         ("[[message]]\ntext = \"q\(String(repeating: "\\u0301", count: 40))\"\n",
-         "2: message[0].text: text has a character (grapheme cluster) of 41 code points at index 0; "
+         "2: message[1].text: text has a character (grapheme cluster) of 41 code points at index 0; "
             + "the limit is 32 code points a character ([limits] character-length)"),
         ("[limits]\nmessage-bytes = 8\n[[message]]\ntext = \"\u{E9}\u{E9}\u{E9}\u{E9}\u{E9}\"\n",
-         "4: message[0].text: text is 10 bytes long (UTF-8); the limit is 8 bytes ([limits] message-bytes)"),
+         "4: message[1].text: text is 10 bytes long (UTF-8); the limit is 8 bytes ([limits] message-bytes)"),
         ("[limits]\ncharacter-length = 2\n[[message]]\ntext = \"e\u{301}\u{302}\"\n",
-         "4: message[0].text: text has a character (grapheme cluster) of 3 code points at index 0; "
+         "4: message[1].text: text has a character (grapheme cluster) of 3 code points at index 0; "
             + "the limit is 2 code points a character ([limits] character-length)"),
         ("[limits]\nmessage-bytes = 0\n", "2: limits.message-bytes: must be above 0"),
     ])

@@ -15,21 +15,21 @@ import TickerModel
 
     @Test(arguments: [
         ("[limits]\nchannels = 1\n\n[[message]]\nchannel = \"x\"\ntext = \"hi\"\n",
-         "test.toml:5: message[0].channel: channel 'x' would be channel 2, but [limits] channels is 1"),
+         "test.toml:5: message[1].channel: channel 'x' would be channel 2, but [limits] channels is 1"),
         ("[limits]\nchannels = 2\n[channel.a]\nmode = \"static\"\n[channel.b]\nmode = \"static\"\n",
          "test.toml:5: channel.b: channel 'b' would be channel 3, but [limits] channels is 2"),
         ("[limits]\nmessage-length = 3\n[[message]]\ntext = \"hello\"\n",
-         "test.toml:4: message[0].text: text is 5 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
+         "test.toml:4: message[1].text: text is 5 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
         // "\r\n" is one Character but two spaces on the tape: the cleaned text is what counts.
         ("[limits]\nmessage-length = 3\n[[message]]\ntext = \"hi\\r\\n\"\n",
-         "test.toml:4: message[0].text: text is 4 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
+         "test.toml:4: message[1].text: text is 4 characters (grapheme clusters) long; the limit is 3 characters ([limits] message-length)"),
         ("[channel.main]\nseparator = \"bad \\u202E\"\n", "test.toml:2: channel.main.separator: text contains U+202E"),
         ("[channel.main]\nmode = \"static\"\ngap = \"\\u0301x\"\n", "test.toml:3: channel.main.gap:"),
         ("[limits]\nmessages = 1\n[[message]]\ntext = \"a\"\n[[message]]\ntext = \"b\"\n",
-         "test.toml:5: message[1].channel: channel 'main' would hold more than 1 messages of this file"),
+         "test.toml:5: message[2].channel: channel 'main' would hold more than 1 messages of this file"),
         ("[[message]]\ntext = \"a\"\ncalendar = \"*-*-* 21:00\"\nduration = \"0\"\n",
-         "test.toml:4: message[0].duration: must be above 0"),
-        ("[[message]]\ntext = \"a\"\nttl = \"0\"\n", "test.toml:3: message[0].ttl: must be above 0"),
+         "test.toml:4: message[1].duration: must be above 0"),
+        ("[[message]]\ntext = \"a\"\nttl = \"0\"\n", "test.toml:3: message[1].ttl: must be above 0"),
     ])
     func aFileThatBreaksItsOwnLimitsIsRefusedWithFileLineAndKey(source: String, expected: String) throws {
         let error = try #require(throws: ConfigError.self) { try loader.parse(source, file: "test.toml") }
@@ -149,7 +149,7 @@ import TickerModel
         }
         var perChannel: [String: Int] = [:]
         for index in 0..<Int.random(in: 0...5, using: &random) {
-            let key = "message[\(index)]"
+            let key = "message[\(index + 1)]"
             lines.append("[[message]]")
             lines.append("id = \"m\(index)\"")
             let channel = Bool.random(using: &random) ? names.randomElement(using: &random)! : "main"

@@ -34,9 +34,9 @@ import TickerModel
         #expect(locator.line(of: "channel.main") == 5)
         #expect(locator.line(of: "channel.main.speed") == 7)
         #expect(locator.line(of: "channel.side bar.speed") == 10)
-        #expect(locator.line(of: "message[0].text") == 13)
-        #expect(locator.line(of: "message[1]") == 15)
-        #expect(locator.line(of: "message[1].priority") == 17)
+        #expect(locator.line(of: "message[1].text") == 13)
+        #expect(locator.line(of: "message[2]") == 15)
+        #expect(locator.line(of: "message[2].priority") == 17)
         // An absent key falls back to its table; an unknown table to 0.
         #expect(locator.line(of: "channel.main.delay") == 5)
         #expect(locator.line(of: "nothing.here") == 0)
@@ -60,14 +60,14 @@ import TickerModel
             priority = "high"
             """
         let locator = TOMLKeyLocator(source: source)
-        #expect(locator.line(of: "message[0].id") == 6)
-        #expect(locator.line(of: "message[1]") == 7)
-        #expect(locator.line(of: "message[1].priority") == 11)
+        #expect(locator.line(of: "message[1].id") == 6)
+        #expect(locator.line(of: "message[2]") == 7)
+        #expect(locator.line(of: "message[2].priority") == 11)
         #expect(locator.line(of: "note") == 0)
         let error = #expect(throws: ConfigError.self) {
             try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
         }
-        #expect(error?.description.hasPrefix("/etc/tickerd/tickerd.toml:6: message[0].id: expected a string") == true,
+        #expect(error?.description.hasPrefix("/etc/tickerd/tickerd.toml:6: message[1].id: expected a string") == true,
                 "\(String(describing: error))")
     }
 
@@ -83,7 +83,7 @@ import TickerModel
         let error = #expect(throws: ConfigError.self) {
             try ConfigLoader(zones: ZoneTable()).parse(source, file: "/etc/tickerd/tickerd.toml")
         }
-        #expect(error?.description == "/etc/tickerd/tickerd.toml:3: message[0].\(key): \(problem)")
+        #expect(error?.description == "/etc/tickerd/tickerd.toml:3: message[1].\(key): \(problem)")
     }
 
     @Test func typedReadsReturnValues() throws {
@@ -104,8 +104,8 @@ import TickerModel
         let error = try #require(throws: ConfigError.self) { try messages[1].int("priority") }
         #expect(error.file == "/etc/tickerd/tickerd.toml")
         #expect(error.line == 17)
-        #expect(error.key == "message[1].priority")
-        #expect(error.description.hasPrefix("/etc/tickerd/tickerd.toml:17: message[1].priority: expected an integer"))
+        #expect(error.key == "message[2].priority")
+        #expect(error.description.hasPrefix("/etc/tickerd/tickerd.toml:17: message[2].priority: expected an integer"))
     }
 
     @Test func unknownKeyIsAnError() throws {

@@ -93,6 +93,71 @@ import TestSupport
         #expect(frame.text.hasPrefix("$42 users online"), "\(frame.text)")
     }
 
+    /// A variant inside an option's variant (gdbus `<<'dots'>>`) was unwrapped and accepted. It is
+    /// a value of the wrong type: every method with options refuses it with `InvalidOption`
+    /// naming the key, and changes nothing; the value sent in one variant is accepted.
+    @Test func aVariantInsideAnOptionsVariantIsRefusedNamingTheKey() throws {
+        let fixture = try DaemonFixture()
+        let manager = DaemonFixture.managerPath
+        let control = DaemonFixture.control
+        let channel = DaemonFixture.channelPath("main")
+        let subscribe = DaemonFixture.channelInterface + ".Subscribe"
+        _ = try fixture.post("kept as it is", options: ["id", "s", "kept", "priority", "i", "1"])
+        let refusals: [(path: String, method: String, arguments: [String], said: String)] = [
+            (manager, control + ".Post", ["main", "'Working...'", "{'effect': <<'dots'>>}"], "Post option 'effect'"),
+            (manager, control + ".Update", ["kept", "{'priority': <<int32 5>>}"], "Update option 'priority'"),
+            (manager, control + ".Configure", ["main", "{'columns': <<uint32 24>>}"], "Configure option 'columns'"),
+            (manager, control + ".SetValue", ["main", "n", "1.0", "{'decimals': <<uint32 2>>}"], "SetValue option 'decimals'"),
+            (channel, subscribe, ["{'fps': <<10.0>>}"], "Subscribe option 'fps'"),
+        ]
+        for refusal in refusals {
+            let output = try fixture.gdbus(refusal.path, refusal.method, refusal.arguments)
+            #expect(output.status != 0, "\(refusal.method) accepted \(refusal.arguments): \(output.stdout)")
+            #expect(output.stderr.contains(Self.error + "InvalidOption: \(refusal.said) must be of type "),
+                    "\(refusal.method): \(output.stderr)")
+            #expect(output.stderr.contains("got a variant holding a variant"), "\(refusal.method): \(output.stderr)")
+        }
+        // Nothing changed: busctl sees the one message as it was, the default columns and no
+        // subscriber.
+        let list = try fixture.call("List", "s", [""])
+        let entries = try #require((list.data.first as? [Any]), "\(list.data)")
+        #expect(entries.count == 1, "\(entries)")
+        let fields = try #require((entries.first as? [Any])?.last as? [String: Any])
+        #expect((fields["priority"] as? [String: Any])?["data"] as? Int == 1, "\(fields)")
+        #expect(try fixture.property("main", "Columns").value as? Int == 80)
+        #expect(try fixture.property("main", "Subscribers").value as? Int == 0)
+        #expect(try fixture.property("main", "Text").value as? String == "kept as it is")
+
+        // The same values, each in the dictionary's own variant, are taken.
+        let accepted: [(path: String, method: String, arguments: [String])] = [
+            (manager, control + ".Post", ["main", "'Working...'", "{'effect': <'dots'>}"]),
+            (manager, control + ".Update", ["kept", "{'priority': <int32 5>}"]),
+            (manager, control + ".Configure", ["main", "{'columns': <uint32 24>}"]),
+            (manager, control + ".SetValue", ["main", "n", "1.0", "{'decimals': <uint32 2>}"]),
+        ]
+        for call in accepted {
+            let output = try fixture.gdbus(call.path, call.method, call.arguments)
+            #expect(output.status == 0, "\(call.method) \(call.arguments): \(output.stderr)")
+        }
+        #expect(try fixture.property("main", "Columns").value as? Int == 24)
+    }
+
+    /// The file's messages are counted from 1 in errors and in default ids alike: the second
+    /// `[[message]]` is `config-2` and its errors say `message[2]` (they said `message[1]`, the
+    /// id of the first).
+    @Test func aFileErrorNamesTheMessageAsItsDefaultIdCountsIt() throws {
+        let good = "[[message]]\ntext = \"first\"\n\n[[message]]\ntext = \"second\"\n"
+        let fixture = try DaemonFixture(config: good)
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["config-1", "config-2"])
+
+        try fixture.daemon.writeConfig("[[message]]\ntext = \"first\"\n\n[[message]]\ntext = \"second\"\nttl = \"soon\"\n")
+        let output = try fixture.gdbus(DaemonFixture.managerPath, "\(DaemonFixture.control).Reload", [])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains(Self.error + "InvalidConfig: "), "\(output.stderr)")
+        #expect(output.stderr.contains("tickerd.toml:6: message[2].ttl: not a time span"), "\(output.stderr)")
+        #expect(try fixture.property("main", "Messages").value as? [String] == ["config-1", "config-2"])
+    }
+
     /// A file of NULs read as an empty configuration and dropped the file's messages; and a bad
     /// file on SIGHUP was logged twice. Now it is refused, logged once, and nothing is lost.
     @Test func aNULFileOnSIGHUPIsRefusedOnceAndKeepsTheMessages() throws {

@@ -119,7 +119,7 @@ import TestSupport
             ["--bus", bus.address, "--config", config, "--state-dir", directory.file("state")],
             environment: ["TICKERD_LOG": "stderr"])
         #expect(output.status == 1)
-        #expect(output.stderr.contains("tickerd.toml:1: message[0].duration: a calendar window needs a duration"))
+        #expect(output.stderr.contains("tickerd.toml:1: message[1].duration: a calendar window needs a duration"))
     }
 
     @Test func losingTheBusSavesAndExitsOne() throws {

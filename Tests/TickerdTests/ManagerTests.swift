@@ -275,10 +275,10 @@ import TickerModel
         let cases: [(String, String)] = [
             ("[channel.main]\nmode = \"sideways\"\n", "test.toml:2: channel.main.mode: must be one of"),
             ("[channel.main]\nspeed = 5\ncolour = \"red\"\n", "test.toml:3: channel.main.colour: unknown key"),
-            ("[[message]]\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\nttl = \"soon\"\n", "test.toml:6: message[1].ttl: not a time span"),
-            ("[[message]]\ntext = \"x\"\ncalendar = \"*-*-* 25:00\"\nduration = \"1h\"\n", "test.toml:3: message[0].calendar:"),
-            ("[[message]]\ntext = \"bad \u{202E}\"\n", "test.toml:2: message[0].text: text contains U+202E"),
-            ("[[message]]\nid = \"blank\"\ntext = \"\"\n", "test.toml:3: message[0].text: the text is empty"),
+            ("[[message]]\ntext = \"a\"\n\n[[message]]\ntext = \"b\"\nttl = \"soon\"\n", "test.toml:6: message[2].ttl: not a time span"),
+            ("[[message]]\ntext = \"x\"\ncalendar = \"*-*-* 25:00\"\nduration = \"1h\"\n", "test.toml:3: message[1].calendar:"),
+            ("[[message]]\ntext = \"bad \u{202E}\"\n", "test.toml:2: message[1].text: text contains U+202E"),
+            ("[[message]]\nid = \"blank\"\ntext = \"\"\n", "test.toml:3: message[1].text: the text is empty"),
             ("[limits]\nmessages = 0\n", "test.toml:2: limits.messages: must be above 0"),
             ("[channel.main\n", "test.toml:1:"),
         ]

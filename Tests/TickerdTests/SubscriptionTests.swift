@@ -90,6 +90,40 @@ import TestSupport
         #expect(slow.waitFor(timeout: .seconds(5)) { $0.count >= before + 2 })
     }
 
+    /// A subscriber that gave no `columns` follows the channel's `Columns`, also when `Configure`
+    /// changes them (it kept the width of its `Subscribe`); one that gave `columns` keeps them.
+    @Test func aSubscriberWithoutColumnsFollowsConfigureColumns() throws {
+        let fixture = try DaemonFixture()
+        _ = try fixture.post("A message long enough to scroll at every width the two subscribers see, "
+            + "from the default eighty columns down to twenty-four")
+        let following = try BusClient(address: fixture.address)
+        let fixed = try BusClient(address: fixture.address)
+        try following.record(interface: Self.channelInterface, member: "Frame")
+        try fixed.record(interface: Self.channelInterface, member: "Frame")
+        try following.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["fps": .double(20)])
+        ])
+        try fixed.call(path: Self.channelPath, interface: Self.channelInterface, member: "Subscribe", [
+            .vardict(["columns": .uint32(14), "fps": .double(20)])
+        ])
+        #expect(following.waitFor { $0.count >= 2 })
+        #expect(following.signals.allSatisfy { $0.arguments.first?.stringValue?.count == 80 })
+
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "columns", "u", "24"])
+        #expect(try fixture.property("main", "Columns").value as? Int == 24)
+        #expect(following.waitFor { $0.last?.arguments.first?.stringValue?.count == 24 })
+        // From then on every frame is 24 wide: no frame at the old width comes after one at the new.
+        let switched = following.signals.count
+        #expect(following.waitFor { $0.count >= switched + 3 })
+        let widths = following.signals.compactMap { $0.arguments.first?.stringValue?.count }
+        let firstNew = try #require(widths.firstIndex(of: 24))
+        #expect(widths[..<firstNew].allSatisfy { $0 == 80 } && widths[firstNew...].allSatisfy { $0 == 24 }, "\(widths)")
+        // The subscriber that asked for 14 columns still gets 14.
+        let seen = fixed.signals.count
+        #expect(fixed.waitFor { $0.count >= seen + 3 })
+        #expect(fixed.signals.allSatisfy { $0.arguments.first?.stringValue?.count == 14 })
+    }
+
     @Test func aSubscriberProcessThatExitsIsForgotten() throws {
         let fixture = try DaemonFixture()
         _ = try fixture.post("Scrolling for a subscriber in another process, until it is killed")

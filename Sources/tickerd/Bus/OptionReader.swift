@@ -2,6 +2,8 @@ import DBus
 
 /// Reads an `a{sv}` option dictionary strictly: each read checks the value's D-Bus type, and
 /// `finish()` rejects any key nobody read, so a typo is an `InvalidOption` error, never ignored.
+/// The variant must hold the value itself: a variant inside it (gdbus `<<'dots'>>`) is a value of
+/// the wrong type, refused like any other.
 struct OptionReader {
     /// What the options are for, used in messages ("Post option", "Subscribe option").
     let context: String
@@ -71,9 +73,13 @@ struct OptionReader {
     private mutating func read<T>(
         _ key: String, _ signature: String, _ extract: (DBusValue) -> T?
     ) throws(TickerError) -> T? {
-        guard let wrapped = options[key] else { return nil }
+        guard let value = options[key] else { return nil }
         consumed.insert(key)
-        let value = wrapped.unwrappingVariant
+        if case .variant(let inner) = value {
+            throw .invalidOption(
+                "\(context) option '\(key)' must be of type '\(signature)', got a variant holding a variant "
+                    + "('\(inner.type.signature)' inside): send the value itself in the dictionary's variant")
+        }
         guard let result = extract(value) else {
             throw .invalidOption(
                 "\(context) option '\(key)' must be of type '\(signature)', got '\(value.type.signature)'")

@@ -74,8 +74,10 @@ struct ConfigLoader {
             }
         }
         var ids: [String: Int] = [:]
-        for (index, entry) in try document.tables("message").enumerated() {
-            let message = try readMessage(entry, index: index, limits: config.limits.model)
+        for (offset, entry) in try document.tables("message").enumerated() {
+            // Counted from 1, like the file's errors (`message[1]`) and default ids (`config-1`).
+            let number = offset + 1
+            let message = try readMessage(entry, number: number, limits: config.limits.model)
             if let first = ids[message.id] {
                 // A default id (config-N by position) is not in the file: say where it comes from.
                 throw entry.error("id", entry.keys.contains("id")
@@ -83,7 +85,7 @@ struct ConfigLoader {
                     : "this message's default id '\(message.id)' (config-N by position) is message[\(first)]'s id; "
                         + "give this one an id")
             }
-            ids[message.id] = index
+            ids[message.id] = number
             if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
             if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
             config.messages.append(message)
@@ -155,14 +157,15 @@ struct ConfigLoader {
         return ConfiguredChannel(request: request, digest: "\(request)")
     }
 
-    private func readMessage(_ table: ConfigTable, index: Int, limits: Limits) throws(ConfigError) -> ConfiguredMessage {
+    /// The `number`th `[[message]]` (counted from 1; its default id is `config-<number>`).
+    private func readMessage(_ table: ConfigTable, number: Int, limits: Limits) throws(ConfigError) -> ConfiguredMessage {
         try table.rejectUnknownKeys(Self.messageKeys)
         guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
         let channel = try table.string("channel") ?? ChannelName.main
         guard ChannelName.isValid(channel) else {
             throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
         }
-        let id = try table.string("id") ?? "config-\(index + 1)"
+        let id = try table.string("id") ?? "config-\(number)"
         do { _ = try Manager.checkedID(id) } catch { throw table.error("id", error.message) }
         var request = MessageRequest()
         if let priority = try table.int("priority") {

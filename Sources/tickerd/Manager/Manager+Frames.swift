@@ -16,16 +16,18 @@ extension Manager {
         return state.frame(columns: Int(columns), at: at == 0 ? now : at)
     }
 
-    /// Starts (or changes) `subscriber`'s frames of `channel`: `columns` wide (default the channel's
-    /// `Columns`) at `fps` (1–60, default 10). With `fps` 0 the subscriber is a *viewer* that
-    /// computes its frames from the Timeline: it gets no frames and costs no wake-ups, but its
-    /// columns count among the channel's viewer widths (``seamColumns(channel:)``).
+    /// Starts (or changes) `subscriber`'s frames of `channel`: `columns` wide at `fps` (1–60,
+    /// default 10). Without `columns` they follow the channel's `Columns`, whatever a later
+    /// `Configure` makes them; with `columns` they keep that width. With `fps` 0 the subscriber
+    /// is a *viewer* that computes its frames from the Timeline: it gets no frames and costs no
+    /// wake-ups, but its width counts among the channel's viewer widths
+    /// (``seamColumns(channel:)``).
     func subscribe(subscriber: String, channel: String, columns: UInt32?, fps: Double?) throws(TickerError) {
         let state = try existing(channel)
-        let width = columns ?? state.columns
-        guard (1...UInt32(Self.maximumColumns)).contains(width) else {
-            throw .invalidOption("Subscribe option 'columns' must be 1 to \(Self.maximumColumns), got \(width)")
+        if let columns, !(1...UInt32(Self.maximumColumns)).contains(columns) {
+            throw .invalidOption("Subscribe option 'columns' must be 1 to \(Self.maximumColumns), got \(columns)")
         }
+        let width = columns.map { SubscriberWidth.fixed(Int($0)) } ?? .channel
         let rate = fps ?? 10
         guard rate == 0 || (1...60).contains(rate) else {
             throw .invalidOption("Subscribe option 'fps' must be 0 (a viewer that computes its own frames) or 1 to 60, got \(rate)")
@@ -39,10 +41,10 @@ extension Manager {
         }
         if rate == 0 {
             subscriptions[key] = nil
-            viewers[key] = Int(width)
+            viewers[key] = width
         } else {
             viewers[key] = nil
-            subscriptions[key] = FrameStream(columns: Int(width), fps: rate, now: now)
+            subscriptions[key] = FrameStream(width: width, on: state, fps: rate, now: now)
         }
         if isNew { emitNow(.channelChanged(channel, .subscribers)) }
         pumpFrames(at: now)
@@ -84,9 +86,10 @@ extension Manager {
     /// The columns of every viewer `channel` has declared: its frame subscribers, its `Subscribe`
     /// fps 0 viewers, and its broadcast width when it broadcasts.
     func declaredViewerColumns(channel: String) -> [Int] {
-        var columns = subscriptions.compactMap { $0.key.channel == channel ? $0.value.columns : nil }
-        columns += viewers.compactMap { $0.key.channel == channel ? $0.value : nil }
-        if let state = channels[channel], state.frameRate > 0 { columns.append(Int(state.columns)) }
+        guard let state = channels[channel] else { return [] }
+        var columns = subscriptions.compactMap { $0.key.channel == channel ? $0.value.width.columns(on: state) : nil }
+        columns += viewers.compactMap { $0.key.channel == channel ? $0.value.columns(on: state) : nil }
+        if state.frameRate > 0 { columns.append(Int(state.columns)) }
         return columns
     }
 
@@ -111,9 +114,9 @@ extension Manager {
             subscriptions[key]?.restart(at: t)
         }
         if let state = channels[channel], state.frameRate > 0 {
-            var stream = broadcasts[channel] ?? FrameStream(columns: Int(state.columns), fps: state.frameRate, now: t)
-            stream.columns = Int(state.columns)
-            stream.interval = FrameStream(columns: 1, fps: state.frameRate, now: t).interval
+            var stream = broadcasts[channel] ?? FrameStream(width: .channel, on: state, fps: state.frameRate, now: t)
+            stream.follow(state)
+            stream.interval = FrameStream.interval(fps: state.frameRate)
             stream.restart(at: t)
             broadcasts[channel] = stream
         } else {
@@ -139,10 +142,13 @@ extension Manager {
         var index = subscriptions.values.startIndex
         while index != subscriptions.values.endIndex {
             let key = subscriptions.keys[index]
-            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel],
-               let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state)),
-               observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
-                subscriptions.values[index].retryAfterDrop(at: t)
+            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel] {
+                // A subscriber without its own width takes the channel's Columns as they are now.
+                subscriptions.values[index].follow(state)
+                if let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state)),
+                   observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
+                    subscriptions.values[index].retryAfterDrop(at: t)
+                }
             }
             subscriptions.values.formIndex(after: &index)
         }

@@ -18,9 +18,9 @@ final class Manager {
     var messages = MessageTable()
     /// Subscriptions by (subscriber, channel).
     var subscriptions: [SubscriptionKey: FrameStream] = [:]
-    /// Viewers (`Subscribe` with fps 0) by (subscriber, channel): the columns each declared. They
+    /// Viewers (`Subscribe` with fps 0) by (subscriber, channel): the width each declared. They
     /// get no frames; their widths decide how long a content change waits (``seamColumns(channel:)``).
-    var viewers: [SubscriptionKey: Int] = [:]
+    var viewers: [SubscriptionKey: SubscriberWidth] = [:]
     /// Each broadcasting channel's frame stream.
     var broadcasts: [String: FrameStream] = [:]
     /// Limits on texts, messages, channels and subscribers.

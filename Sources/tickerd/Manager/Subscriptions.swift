@@ -8,11 +8,30 @@ struct SubscriptionKey: Hashable, Sendable {
     let channel: String
 }
 
+/// The width a subscriber's frames (or a viewer's declared width) take.
+enum SubscriberWidth: Hashable, Sendable {
+    /// The channel's `Columns`, as they are at each frame: `Subscribe` gave no `columns`, so a
+    /// `Configure columns` changes the width of its frames too.
+    case channel
+    /// The `columns` `Subscribe` gave, kept whatever the channel's `Columns` become.
+    case fixed(Int)
+
+    /// The width in columns on `channel`.
+    func columns(on channel: ChannelState) -> Int {
+        switch self {
+        case .channel: return Int(channel.columns)
+        case .fixed(let columns): return columns
+        }
+    }
+}
+
 /// A frame stream to one destination: its width, its pace, the last frame it got and when the
 /// next one may be due. Used for subscribers and for a channel's broadcast.
 struct FrameStream: Sendable {
-    /// Columns of its frames.
+    /// Columns of its frames (for a `.channel` width: as last brought in line by ``follow(_:)``).
     var columns: Int
+    /// The width it asked for.
+    let width: SubscriberWidth
     /// Microseconds between frames (1/fps).
     var interval: Int64
     /// The last frame sent, so identical frames are not sent again.
@@ -22,13 +41,24 @@ struct FrameStream: Sendable {
     /// When the last frame was sent, so a restart never sends faster than `interval`.
     var lastSentAt: Instant?
 
-    /// A stream of `columns`-wide frames at `fps`, due at once.
-    init(columns: Int, fps: Double, now: Instant) {
-        self.columns = columns
-        self.interval = max(1, Int64((1_000_000 / fps).rounded()))
+    /// A stream of `width` frames of `channel` at `fps`, due at once.
+    init(width: SubscriberWidth, on channel: ChannelState, fps: Double, now: Instant) {
+        self.columns = width.columns(on: channel)
+        self.width = width
+        self.interval = Self.interval(fps: fps)
         self.lastFrame = nil
         self.nextDue = now
         self.lastSentAt = nil
+    }
+
+    /// Microseconds between frames at `fps`: 1/fps, at least 1.
+    static func interval(fps: Double) -> Int64 {
+        max(1, Int64((1_000_000 / fps).rounded()))
+    }
+
+    /// Brings its columns in line with `channel`'s `Columns` when it follows them.
+    mutating func follow(_ channel: ChannelState) {
+        columns = width.columns(on: channel)
     }
 
     /// The motion changed at `t`: due at once, unless a frame went out in the current interval —
