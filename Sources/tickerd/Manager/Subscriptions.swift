@@ -77,12 +77,6 @@ struct FrameStream: Sendable {
         nextDue = min(nextDue ?? tick, tick)
     }
 
-    /// Advances the stream at `now` on `channel`'s timeline and effects: the frame to send (nil when it equals the last
-    /// one) and the next due instant (see `FramePlan`).
-    mutating func step(_ channel: ChannelState, at now: Instant) -> Frame? {
-        step(FramePlan(channel, columns: columns, interval: interval, at: now))
-    }
-
     /// Advances the stream by `plan` (made for this stream's columns and interval at the same instant):
     /// the frame to send, nil when it equals the last one.
     mutating func step(_ plan: FramePlan) -> Frame? {
