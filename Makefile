@@ -316,7 +316,7 @@ install: $(if $(BUILT),,release)
 	install -m 0644 docs/fleet.md docs/fleet-message.schema.json $(DESTDIR)$(DOCDIR)/
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
-	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \
+	  echo "then: systemctl enable --now tickerd.service (enable also lets the first D-Bus call start it)."; \
 	fi
 
 ## install-completions: bash, zsh and fish completions for tickerctl under $(COMPLETIONDIR)
