@@ -2,9 +2,10 @@ import Foundation
 import Testing
 import TestSupport
 
-/// README.md's quick look and its tickerctl block, as a new user pastes them: every line of its
-/// ```sh blocks that runs `tickerctl` or `busctl --user` is run by the shell, in order, against the
-/// real daemon on a private bus that stands in for the session bus (`DBUS_SESSION_BUS_ADDRESS`),
+/// README.md's quick look and its tickerctl blocks, as a new user pastes them: every line of its
+/// ```sh blocks that runs `tickerctl` or `busctl --user`/`--system` is run by the shell, in order,
+/// against the real daemon on a private bus that stands in for the session bus
+/// (`DBUS_SESSION_BUS_ADDRESS`) and for the system bus (`--bus system` swapped for its address),
 /// with the built tickerctl first on `PATH`. Each must succeed; `tickerctl follow` must show the
 /// ticker, and the messages the lines post must be on the channel.
 @Suite(.serialized) struct ReadmeExamplesTests {
@@ -25,7 +26,8 @@ import TestSupport
             }
             let command = (current + line).trimmingCharacters(in: .whitespaces)
             current = ""
-            if command.hasPrefix("tickerctl ") || command.hasPrefix("busctl --user ") || command.contains("| tickerctl ") {
+            if command.hasPrefix("tickerctl ") || command.hasPrefix("busctl --user ") || command.hasPrefix("busctl --system ")
+                || command.contains("| tickerctl ") {
                 commands.append(command)
             }
         }
@@ -42,12 +44,15 @@ import TestSupport
             "PATH": folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
         ]
         var followed = false
-        for command in commands {
+        for written in commands {
+            // The system-wide daemon's lines reach this one: its bus stands in for both.
+            let command = written.replacingOccurrences(of: "--bus system", with: "--bus " + fixture.address)
+                .replacingOccurrences(of: "busctl --system", with: "busctl --address=" + fixture.address)
             if command.hasPrefix("tickerctl follow") {
                 // It runs until stopped: it must print the ticker, then end cleanly on Ctrl-C.
                 let follow = try ChildProcess("/bin/sh", ["-c", "exec " + command], environment: environment)
                 defer { follow.kill(SIGKILL) }
-                #expect(follow.waitForOutput(timeout: .seconds(20)) { $0.contains("Standup in 10") },
+                #expect(follow.waitForOutput(timeout: .seconds(20)) { $0.contains("Build running") },
                         "\(command)\n\(follow.standardOutput)\n\(follow.standardError)")
                 follow.kill(SIGINT)
                 #expect(try follow.wait(timeout: .seconds(10)) == 0)
@@ -61,7 +66,7 @@ import TestSupport
         // What the lines posted is there: the quick look's busctl post, the TTL post, the
         // scheduled one (waiting for its window) and the one read from stdin.
         let listed = try fixture.busctl(["call", DaemonFixture.service, DaemonFixture.managerPath, DaemonFixture.control, "List", "s", ""])
-        for text in ["Build running", "Standup in 10 minutes", "\"Standup\"", "load average"] {
+        for text in ["Build running", "Fire drill", "Standup in 10 minutes", "\"Standup\"", "load average"] {
             #expect(listed.stdout.contains(text), "\(text) is not listed: \(listed.stdout)")
         }
         #expect(listed.stdout.contains("\"uptime\""), "the stdin post keeps its --id")
