@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// The configuration a new user copies: every ```toml block of docs/configuration.md and
-/// examples/tickerd.toml, each loaded by the real tickerd on a private bus. The daemon must start
+/// The configuration a new user copies: every ```toml block of docs/configuration.md,
+/// examples/tickerd.toml, the package's /etc/tickerd/tickerd.toml and the example of
+/// tickerd.toml(5), each loaded by the real tickerd on a private bus. The daemon must start
 /// with it (no config error), and each `[[message]]` of it must be listed by `List` with its text
 /// — except one with an `end` whose window has closed, which the daemon's log must name as skipped.
 @Suite(.serialized) struct ConfigDocExamplesTests {
@@ -26,8 +27,23 @@ import TestSupport
         return blocks
     }
 
+    /// The `.nf` … `.fi` example of a man page, its roff escapes for `-` and `•` undone.
+    static func manExample(_ relative: String) throws -> (name: String, text: String) {
+        let page = try Repository.read(relative)
+        guard let start = page.range(of: "\n.nf\n"), let end = page.range(of: "\n.fi\n", range: start.upperBound..<page.endIndex) else {
+            throw TestSupportError("\(relative) has no .nf/.fi example")
+        }
+        let text = page[start.upperBound..<end.lowerBound]
+            .replacingOccurrences(of: "\\-", with: "-").replacingOccurrences(of: "\\(bu", with: "•")
+        return (relative, text)
+    }
+
     static func examples() throws -> [(name: String, text: String)] {
-        try tomlBlocks("docs/configuration.md") + [("examples/tickerd.toml", Repository.read("examples/tickerd.toml"))]
+        try tomlBlocks("docs/configuration.md") + [
+            ("examples/tickerd.toml", Repository.read("examples/tickerd.toml")),
+            ("debian/tickerd.toml", Repository.read("debian/tickerd.toml")),
+            manExample("man/tickerd.toml.5"),
+        ]
     }
 
     /// Each `[[message]]` table of `text`: its `text` value and whether it has an `end` key.
@@ -49,7 +65,7 @@ import TestSupport
 
     @Test func theDocumentedExamplesAreFound() throws {
         let examples = try Self.examples()
-        #expect(examples.count >= 3)
+        #expect(examples.count >= 5)
         let texts = examples.flatMap { Self.messages($0.text).map(\.text) }
         #expect(texts.contains("It's night-time right now. You should be in bed"))
         #expect(texts.contains("It's Johnny's birthday!"))
