@@ -150,11 +150,12 @@ in_root getent passwd tickerd > /dev/null || fail "the package did not create us
 [ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd.service" ] || fail "tickerd.service is not enabled"
 grep -q "deb-systemd-invoke start" "$CHROOT/var/lib/dpkg/info/tickerd.postinst" && fail "the package starts the unit on install"
 # tickerd-sources needs the admin's sources.toml first: neither enabled nor started.
-[ -e "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd-sources.service" ] && fail "tickerd-sources.service is enabled"
+# (-L, not -e: the links point to absolute paths inside the root, which -e follows on the host.)
+[ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd-sources.service" ] && fail "tickerd-sources.service is enabled"
 # The user units are installed, enabled for nobody: each desktop user enables their own (a
 # tickerd-sources started at every login without that user's sources.toml would fail there).
 for unit in tickerd tickerd-sources; do
-    [ -e "$CHROOT/etc/systemd/user/default.target.wants/$unit.service" ] && fail "the user unit $unit.service is enabled for every user"
+    [ -L "$CHROOT/etc/systemd/user/default.target.wants/$unit.service" ] && fail "the user unit $unit.service is enabled for every user"
 done
 
 # start_daemon: the root's own system bus (Debian's system.conf, which includes the package's
