@@ -58,6 +58,11 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
                 libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev \
                 libmosquitto-dev mosquitto mosquitto-clients openssl
 
+# What building needs (the system libraries' development files; libcurl's and libxml2's for the
+# static release link) and what `make demo` runs (dbus-daemon, busctl from systemd).
+BUILD_DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev libical-dev libmosquitto-dev \
+                      libcurl4-openssl-dev libxml2-dev dbus-daemon systemd
+
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no
 # JSON Feed support in any release, so JSON Feed is compared with jsonfeed-util), and jsonschema,
@@ -89,7 +94,7 @@ TIMELINE_JS    := contrib/js/timeline.js
 PLASMA_MAJOR   ?= 5
 
 .PHONY: plasmoid install-plasmoid test-plasma
-.PHONY: deb test-deb test-deb-if-changed all deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke python-test-deps \
+.PHONY: deb test-deb test-deb-if-changed all deps build-deps build release bench bench-smoke soak test test-swift test-panels fuzz fuzz-smoke python-test-deps \
         sanitize sanitize-address sanitize-thread gnome-extension install-gnome-extension demo install install-completions install-user clean
 
 all: build
@@ -106,12 +111,18 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get -o DPkg::Lock::Timeout=900 install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
-build: deps
+## build-deps: only what building the binaries and `make demo` need (development files, the bus
+# daemon, busctl): `make demo`, `make install` and `make install-user` on a desktop install no
+# test tools (no mosquitto broker, no mpv); `make test` installs DEB_PACKAGES.
+build-deps:
+	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(BUILD_DEB_PACKAGES)"
+
+build: build-deps
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
 
 # Release binaries carry the Swift runtime (--static-swift-stdlib), so an installed tickerd needs
 # only Debian's libdbus-1 and libsystemd, not the toolchain.
-release: deps
+release: build-deps
 	$(SWIFT) build -c release --static-swift-stdlib $(SWIFT_BUILD_FLAGS)
 
 ## bench: the daemon's figures and the in-process ones, release build (docs/benchmarks.md explains them)
@@ -316,7 +327,7 @@ install: $(if $(BUILT),,release)
 	install -m 0644 docs/fleet.md docs/fleet-message.schema.json $(DESTDIR)$(DOCDIR)/
 	@if [ -z "$(DESTDIR)" ]; then \
 	  echo "Installed. As root: systemd-sysusers; systemctl daemon-reload; systemctl reload dbus"; \
-	  echo "then: systemctl enable --now tickerd.service (or let the first D-Bus call start it)."; \
+	  echo "then: systemctl enable --now tickerd.service (enable also lets the first D-Bus call start it)."; \
 	fi
 
 ## install-completions: bash, zsh and fish completions for tickerctl under $(COMPLETIONDIR)

@@ -85,8 +85,13 @@ TOML
 "$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" 2> "$work/sources.log" &
 pids+=($!)
 
+# Every line printed between "Try in another terminal:" and "Ctrl-C to stop." is a command that
+# works as printed, from any folder (DemoTests runs them): this bus is private, so each names its
+# address.
 echo "tickerd demo on a private bus ($address). Try in another terminal:"
-echo "  $bin/tickerctl --bus $address post 'Hello from another terminal'"
+tickerctl_path="$(cd "$bin" && pwd)/tickerctl"   # absolute: another terminal starts elsewhere
+echo "  $tickerctl_path --bus $address post 'Hello from another terminal'"
+echo "  busctl --address=$address call io.github.tickerd.Ticker1 /io/github/tickerd/Ticker1/channel/main io.github.tickerd.Ticker1.Channel Render ux 40 0"
 echo "Ctrl-C to stop."
 echo
 "$bin/tickerctl" --bus "$address" follow --columns "${COLUMNS_DEMO:-60}" --format plain &

@@ -9,7 +9,8 @@
 #   2. `tickerd --version`, `tickerctl --help` and `tickerd-sources --help` run;
 #   3. a bus started there (Debian's system bus configuration with the package's policy) takes
 #      the daemon, run as the package's user, and `tickerctl post` / `list` work;
-#   4. every path `dpkg -L tickerd` lists exists, and the unit is enabled but nothing was started;
+#   4. every path `dpkg -L tickerd` lists exists, and the unit is enabled but nothing was started
+#      (the user units are enabled for nobody);
 #   5. the upgrade keeps the state in /var/lib/tickerd and the admin's /etc/tickerd/tickerd.toml;
 #   6. `apt purge tickerd` leaves no file of the package, no /etc/tickerd, no /var/lib/tickerd.
 # Needs root (chroot, mount), debootstrap and dpkg-dev/debhelper on the host, and the Debian
@@ -149,7 +150,13 @@ in_root getent passwd tickerd > /dev/null || fail "the package did not create us
 [ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd.service" ] || fail "tickerd.service is not enabled"
 grep -q "deb-systemd-invoke start" "$CHROOT/var/lib/dpkg/info/tickerd.postinst" && fail "the package starts the unit on install"
 # tickerd-sources needs the admin's sources.toml first: neither enabled nor started.
-[ -e "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd-sources.service" ] && fail "tickerd-sources.service is enabled"
+# (-L, not -e: the links point to absolute paths inside the root, which -e follows on the host.)
+[ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd-sources.service" ] && fail "tickerd-sources.service is enabled"
+# The user units are installed, enabled for nobody: each desktop user enables their own (a
+# tickerd-sources started at every login without that user's sources.toml would fail there).
+for unit in tickerd tickerd-sources; do
+    [ -L "$CHROOT/etc/systemd/user/default.target.wants/$unit.service" ] && fail "the user unit $unit.service is enabled for every user"
+done
 
 # start_daemon: the root's own system bus (Debian's system.conf, which includes the package's
 # policy from /usr/share/dbus-1/system.d) and tickerd on it as user tickerd, as the unit runs it.

@@ -211,6 +211,28 @@ import TestSupport
         #expect(lines.last == "tickerctl: tickerd is not running on the bus at \(bus.address); start it with `tickerd --bus \(bus.address)`")
     }
 
+    /// A kiosk admin who forgets `--bus system` is told where a system-wide tickerd is: with no
+    /// session bus at all, and with a session bus where no tickerd runs (the private bus stands
+    /// in for the session bus through DBUS_SESSION_BUS_ADDRESS).
+    @Test func theSessionBusFailuresPointToTheSystemBus() throws {
+        let folder = try TemporaryDirectory(prefix: "tickerctl-nobus")
+        let noBus = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
+            "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + folder.file("no-such-bus"),
+        ])
+        #expect(noBus.status == 69)
+        #expect(noBus.stderr.hasPrefix("tickerctl: cannot connect to the session bus: "), "\(noBus.stderr)")
+        #expect(noBus.stderr.hasSuffix("tickerctl: a system-wide tickerd is on the system bus: add `--bus system`\n"), "\(noBus.stderr)")
+
+        let bus = try PrivateBus()
+        let noDaemon = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address,
+        ])
+        #expect(noDaemon.status == 69)
+        let lines = noDaemon.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.dropLast().last?.hasPrefix("tickerctl: tickerd is not running on the session bus; start it with `systemctl --user start tickerd`") == true, "\(noDaemon.stderr)")
+        #expect(lines.last == "tickerctl: a system-wide tickerd is on the system bus: add `--bus system`")
+    }
+
     @Test func everyCommandTakesTheGlobalBusOption() throws {
         // calendar needs no daemon, yet `--bus` before or after the command name must not break it.
         let plain = try ChildProcess.run(CLIFixture.tickerctl, ["calendar", "--base-time", "@1700000000", "daily"],

@@ -146,7 +146,8 @@ import TickerModel
             DBusError(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: "The name is not activatable"),
             .session)
         #expect(failure.lines.first == "org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable")
-        #expect(failure.lines.last?.contains("systemctl --user start tickerd") == true)
+        #expect(failure.lines.dropFirst().first?.contains("systemctl --user start tickerd") == true)
+        #expect(failure.lines.last == "a system-wide tickerd is on the system bus: add `--bus system`")
         #expect(failure.exitStatus == 69)
         let daemonError = ClientFailure.daemon(
             DBusError(name: "io.github.tickerd.Ticker1.Error.NoSuchMessage", message: "there is no message with id 'x'"),

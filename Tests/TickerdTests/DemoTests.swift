@@ -4,7 +4,7 @@ import TestSupport
 
 /// `make demo` (scripts/demo.sh) with the binaries built beside the tests: a newcomer sees the
 /// ticker moving, the counter counting, the busy dots, a command source's clock and a calendar
-/// source's all-day event, and Ctrl-C stops all of it.
+/// source's all-day event, the commands it suggests work as printed, and Ctrl-C stops all of it.
 @Suite(.serialized) struct DemoTests {
     @Test func theDemoShowsAMovingTickerAndCtrlCStopsEverything() throws {
         let demo = try ChildProcess(Repository.path("scripts/demo.sh"), [], environment: [
@@ -33,6 +33,19 @@ import TestSupport
         #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "the ticker moves: each line differs")
         let folder = try #require(demo.standardOutput.firstMatch(of: /unix:path=(\/tmp\/tickerd-demo\.[A-Za-z0-9]+)\/bus/))
         #expect(FileManager.default.fileExists(atPath: String(folder.1)))
+
+        // The commands it suggests work as printed from another terminal, which starts in another
+        // folder: the post shows up in the ticker, and the busctl call answers with a frame.
+        let suggested = try #require(demo.standardOutput.firstMatch(of: /Try in another terminal:\n((?:  .*\n)+)Ctrl-C/))
+        let commands = suggested.1.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(commands.contains { $0.contains(" post ") } && commands.contains { $0.hasPrefix("busctl ") })
+        for command in commands {
+            let run = try ChildProcess("/bin/sh", ["-c", "cd / && " + command])
+            #expect(try run.wait(timeout: .seconds(20)) == 0, "\(command)\n\(run.standardError)")
+            if command.hasPrefix("busctl ") { #expect(run.standardOutput.hasPrefix("sda{sv} \""), "\(run.standardOutput)") }
+        }
+        #expect(demo.waitForOutput(timeout: .seconds(60)) { frames($0).contains { $0.contains("Hello from another") } },
+                "\(demo.standardOutput)\n\(demo.standardError)")
 
         // Ctrl-C: the script stops the bus, the daemon and follow (by PID) and removes its folder.
         demo.kill(SIGINT)

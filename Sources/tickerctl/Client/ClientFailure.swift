@@ -23,11 +23,12 @@ enum ClientFailure: Error, CustomStringConvertible {
     var lines: [String] {
         switch self {
         case let .cannotConnect(selection, error):
-            return ["cannot connect to \(selection): \(error.name): \(error.message)"]
+            return ["cannot connect to \(selection): \(error.name): \(error.message)"] + Self.otherBusHint(selection)
         case let .daemon(error, selection):
             var lines = ["\(error.name): \(error.message)"]
             if Self.missingDaemonErrors.contains(error.name) {
                 lines.append("tickerd is not running on \(selection); \(selection.startAdvice)")
+                lines += Self.otherBusHint(selection)
             }
             return lines
         case .noSuchChannel(let name):
@@ -37,6 +38,12 @@ enum ClientFailure: Error, CustomStringConvertible {
         case .usage(let error):
             return [error.description]
         }
+    }
+
+    /// For the session bus (the default), a reminder that a system-wide tickerd (a kiosk's) is
+    /// reached with `--bus system`; nothing for the other buses.
+    static func otherBusHint(_ selection: BusSelection) -> [String] {
+        selection == .session ? ["a system-wide tickerd is on the system bus: add `--bus system`"] : []
     }
 
     /// The exit status: 64 (EX_USAGE) for usage errors, 69 (EX_UNAVAILABLE) when the daemon or

@@ -19,7 +19,8 @@ struct FrameOptions: ParsableArguments {
 
     /// When.
     @Option(parsing: .unconditional, help: ArgumentHelp(
-        "The instant the frame is meant for ('now', '+5s', '-5s', '2025-06-01 09:00', '@SECONDS'; default: now).",
+        "The instant the frame is meant for ('now', '+5s', '-5s', '2025-06-01 09:00', '@SECONDS'; default: now), "
+            + "with the messages active now (windows that open or close before it are not foreseen).",
         valueName: "TIME"))
     var at: String?
 
