@@ -1,5 +1,6 @@
 import ArgumentParser
 import DBus
+import Foundation
 import Glibc
 import Logging
 import TOMLConfig
@@ -12,8 +13,11 @@ struct TickerdSources: ParsableCommand {
         commandName: "tickerd-sources",
         abstract: "Feed tickerd from sources: now playing, notifications, commands (docs/sources.md).")
 
-    @Option(help: "The sources file.")
-    var config: String = TickerdSources.defaultConfigPath
+    @Option(help: """
+        The sources file (default: $CONFIGURATION_DIRECTORY/sources.toml, else \
+        /etc/tickerd/sources.toml with --bus system, else $XDG_CONFIG_HOME/tickerd/sources.toml).
+        """)
+    var config: String?
 
     @Option(help: "The bus tickerd is on: session, system or a D-Bus address.")
     var bus: String = "session"
@@ -27,14 +31,18 @@ struct TickerdSources: ParsableCommand {
     @Flag(help: "Check the configuration, print what it would run, and exit.")
     var check = false
 
-    /// `$XDG_CONFIG_HOME/tickerd/sources.toml` (else `~/.config/…`); `/etc/tickerd/sources.toml` for root.
-    static var defaultConfigPath: String {
-        if getuid() == 0 { return "/etc/tickerd/sources.toml" }
-        if let base = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), !base.isEmpty {
-            return base + "/tickerd/sources.toml"
+    /// The sources file when `--config` is not given, chosen as tickerd chooses its own: the
+    /// unit's `ConfigurationDirectory=`, else `/etc/tickerd` for the system bus, else
+    /// `$XDG_CONFIG_HOME/tickerd` (or `~/.config/tickerd`), whoever runs it.
+    static func defaultConfigPath(bus: String, environment: [String: String]) -> String {
+        func nonEmpty(_ key: String) -> String? { environment[key].flatMap { $0.isEmpty ? nil : $0 } }
+        if let directory = nonEmpty("CONFIGURATION_DIRECTORY") {
+            // systemd passes a colon-separated list when a unit names several.
+            return String(directory.split(separator: ":").first ?? Substring(directory)) + "/sources.toml"
         }
-        let home = getenv("HOME").map { String(cString: $0) } ?? ""
-        return home + "/.config/tickerd/sources.toml"
+        if bus == "system" { return "/etc/tickerd/sources.toml" }
+        let base = nonEmpty("XDG_CONFIG_HOME") ?? (nonEmpty("HOME") ?? "") + "/.config"
+        return base + "/tickerd/sources.toml"
     }
 
     func run() throws {
@@ -44,6 +52,7 @@ struct TickerdSources: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "tickerd-sources")
+        let config = self.config ?? Self.defaultConfigPath(bus: bus, environment: ProcessInfo.processInfo.environment)
         let loaded: SourcesConfig
         do {
             loaded = try SourcesConfigLoader().load(path: config)
