@@ -367,7 +367,7 @@ install-user: $(if $(BUILT),,release)
 	$(MAKE) --no-print-directory install-completions COMPLETIONDIR=$(DESTDIR)$(USER_DATA_HOME) \
 	  ZSH_COMPLETIONDIR=$(USER_DATA_HOME)/zsh/site-functions BUILT="$(BUILT_DIR)"
 	@if [ -z "$(DESTDIR)" ]; then \
-	  echo "Installed for $(USER). Then: systemctl --user daemon-reload"; \
+	  echo "Installed for $$(id -un). Then: systemctl --user daemon-reload"; \
 	  echo "and either let the first D-Bus call start tickerd, or: systemctl --user enable --now tickerd.service"; \
 	fi
 
