@@ -220,6 +220,54 @@ import TestSupport
         #expect(try intruder.shown().isEmpty)
     }
 
+    /// A payload that is not valid removes its topic's message on every screen alike: the screens
+    /// that had the message, one whose service restarted after the bad payload came and one that
+    /// joins later (neither can know the message it replaced), so phase-locked screens render the
+    /// same frames again. The same payload delivered twice changes nothing, and nothing else is lost.
+    @Test func aBadPayloadRemovesItsMessageOnEveryScreenAlike() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        let delayed = #"{"text": "Platform 4: the 10:15 to Leeds is delayed"}"#
+        try broker.publish("tickerd/lobby/main/a", delayed)
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1}"#)
+        var screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a")),
+            try Screen(broker.sourceTable(clientID: "screen-b")),
+        ]
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap")]),
+                     "before the bad payload")
+
+        try broker.publish("tickerd/lobby/main/a", delayed)  // delivered again: no change
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "colour": "red"}"#)
+        let problem = "topic tickerd/lobby/main/b: unknown option 'colour'"
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains(problem) }, "\(screen.fixture.log)")
+        }
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        screens.append(try Screen(broker.sourceTable(clientID: "screen-c")))
+        let expected = Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed")])
+        try converge(screens, expected, "after the bad payload, a restart and a late joiner")
+        #expect(screens[0].fixture.log.contains("\(problem) (known: text, priority, urgent, ttl, start, end, effect, reveal, link); its message is removed; the other messages are not affected"),
+                "\(screens[0].fixture.log)")
+        for screen in screens {
+            #expect(screen.fixture.log.contains(problem), "\(screen.fixture.log)")
+            #expect(!screen.signals.ids("MessageEnded").contains("src/fleet/main/a"), "\(screen.signals.ids("MessageEnded"))")
+        }
+        noDuplicates(screens)
+        for screen in screens {
+            #expect(try screen.fixture.wait(.seconds(30)) { try settled(screen, channel: "main") }, "the change settles")
+        }
+        let samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        _ = try sameFrames(samplers, "after the bad payload", until: Self.now() + 6_000_000)
+
+        // The corrected payload brings it back everywhere.
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1}"#)
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap")]),
+                     "after the corrected payload")
+    }
+
     /// Whether `screen`'s channel has no pending content change (its Timeline has no `switch`).
     func settled(_ screen: Screen, channel: String) throws -> Bool {
         let timeline = try ChildProcess.run("busctl", [

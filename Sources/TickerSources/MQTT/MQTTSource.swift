@@ -9,7 +9,8 @@ import TickerNames
 /// Guarantees:
 /// - a payload replaces the message of its topic in place (same id, no duplicate); an empty
 ///   payload removes it; a payload that is not valid is logged once, naming the source, the
-///   topic and the problem, and leaves that topic's message as it was and every other message alone;
+///   topic and the problem, and removes that topic's message (as on a screen that joins now,
+///   which never saw the one it replaced) while leaving every other message alone;
 /// - while the broker is away the messages stay (the lease manager keeps renewing them) until
 ///   their own `end` or `ttl`; the client reconnects with a growing delay;
 /// - on every (re)connection the retained messages are read again up to this client's sync
@@ -195,7 +196,12 @@ public final class MQTTSource: ItemSource {
                 problems[topic] = nil
                 schedulePublish()
             } catch {
-                report(topic: topic, payload: payload, problem: "topic \(topic): \(error)")
+                // The broker no longer holds a message for this topic: a screen that joins or
+                // restarts now cannot show the one it replaced, so none does.
+                let had = received.removeValue(forKey: topic) != nil
+                report(topic: topic, payload: payload,
+                       problem: "topic \(topic): \(error)\(had ? "; its message is removed" : "")")
+                if had { schedulePublish() }
             }
         }
     }
