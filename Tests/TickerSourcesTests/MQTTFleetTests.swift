@@ -268,6 +268,35 @@ import TestSupport
                      "after the corrected payload")
     }
 
+    /// A `ttl` counts from the first receipt on each screen, also across a restart of its
+    /// service (which receives the retained message again): the restarted screen drops the
+    /// message with the others, instead of renewing it for a `ttl` from its restart.
+    @Test func aTTLCountsFromTheFirstReceiptAcrossARestart() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/stay", #"{"text": "Platform 4"}"#)
+        let lease = "lease = \"3s\"\n\n"  // renewed every second: a renewal extends what it is given
+        let screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+        ]
+        try converge(screens, Self.shown([("main/stay", "Platform 4")]), "before")
+        let published = Self.now()
+        try broker.publish("tickerd/lobby/main/doors", #"{"text": "Doors closing", "ttl": 8000000}"#)
+        try converge(screens, Self.shown([("main/stay", "Platform 4"), ("main/doors", "Doors closing")]), "the ttl message")
+        while Self.now() < published + 3_000_000 { usleep(50_000) }  // the scenario's own schedule: restart 3 s in
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        #expect(screens[1].fixture.wait { screens[1].fixture.log.contains("in step with the broker") }, "\(screens[1].fixture.log)")
+        let without = Self.shown([("main/stay", "Platform 4")])
+        #expect(try screens[0].fixture.wait(.seconds(15)) { try screens[0].shown() == without }, "the ttl ends on the first screen")
+        let gone = Self.now()
+        let followed = try screens[1].fixture.wait(.seconds(15)) { try screens[1].shown() == without }
+        #expect(followed && Self.now() - gone < 1_500_000,
+                "the restarted screen showed the message \((Self.now() - gone) / 1000) ms after the other screen dropped it")
+        noDuplicates(screens)
+    }
+
     /// Whether `screen`'s channel has no pending content change (its Timeline has no `switch`).
     func settled(_ screen: Screen, channel: String) throws -> Bool {
         let timeline = try ChildProcess.run("busctl", [
