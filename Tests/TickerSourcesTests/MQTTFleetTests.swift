@@ -184,6 +184,36 @@ import TestSupport
         noDuplicates(screens)
     }
 
+    /// A broker that stops answering without closing the connections (stopped with SIGSTOP, as a
+    /// host that hangs or a network that drops packets): each screen notices by its keepalive and
+    /// says so, keeps its messages, and follows the fleet again once the broker answers.
+    @Test func aSilentBrokerIsNoticedByTheKeepaliveAndItsReturnConverges() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One"}"#)
+        try broker.publish("tickerd/lobby/main/two", #"{"text": "Two"}"#)
+        let keepalive = "keepalive = \"5s\"\n"
+        let screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a", extra: keepalive)),
+            try Screen(broker.sourceTable(clientID: "screen-b", extra: keepalive + "protocol = \"mqtt311\"\n")),
+        ]
+        let expected = Self.shown([("main/one", "One"), ("main/two", "Two")])
+        try converge(screens, expected, "before the broker falls silent")
+        let process = try #require(broker.process)
+        process.kill(SIGSTOP)
+        for screen in screens {
+            #expect(screen.fixture.wait(.seconds(30)) {
+                screen.fixture.log.contains("unreachable (no answer from the broker within the keepalive of 5s)")
+            }, "\(screen.fixture.log)")
+            #expect(try screen.shown() == expected, "the messages stay while the broker is silent")
+        }
+        process.kill(SIGCONT)
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One, changed"}"#)
+        try broker.publish("tickerd/lobby/main/two", "")
+        try converge(screens, Self.shown([("main/one", "One, changed")]), "after the broker answers again")
+        noDuplicates(screens)
+    }
+
     @Test func securedBrokerTLSPasswordsAndACLsAScreenCannotPublish() throws {
         let broker = try MosquittoBroker(secured: true)
         try broker.start()
