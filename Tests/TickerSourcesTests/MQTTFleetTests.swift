@@ -398,6 +398,38 @@ import TestSupport
         #expect(Self.now() >= start)
     }
 
+    /// On a phase-locked channel a scheduled message's effects start at its `start` on every
+    /// screen, not when each daemon woke for it: a reveal types in, and dots jump, in the same
+    /// frames everywhere (`Render`'s extras compared too).
+    @Test func phaseLockedEffectsStartAtTheScheduledInstantOnEveryScreen() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed"}"#)
+        let screens = try ["screen-a", "screen-b", "screen-c"].map { try Screen(broker.sourceTable(clientID: $0)) }
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed")]), "before")
+        let t0 = Self.now() + 4_000_000
+        let reveal: Int64 = 3_000_000
+        try broker.publish("tickerd/lobby/main/r", #"{"text": "Platform change: the 11:02 to York leaves from 7", "start": \#(t0), "effect": "reveal", "reveal": \#(reveal), "urgent": true}"#)
+        try broker.publish("tickerd/lobby/main/d", #"{"text": "Boarding now...", "start": \#(t0), "effect": "dots"}"#)
+        try converge(screens, Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/r", "Platform change: the 11:02 to York leaves from 7"),
+            ("main/d", "Boarding now..."),
+        ]), "scheduled")
+        let samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        #expect(Self.now() < t0, "the screens were not ready before the scheduled instant")
+        while Self.now() < t0 { usleep(50_000) }  // the scenario's own schedule
+        for screen in screens {
+            #expect(screen.fixture.wait { Set(screen.signals.ids("MessageStarted")).isSuperset(of: ["src/fleet/main/r", "src/fleet/main/d"]) },
+                    "no MessageStarted for the scheduled messages")
+        }
+        // A tape cycle takes about 3 s: the revealing message comes into view while it types in.
+        let during = try samplers[0].frames(channel: "main", columns: 40, at: (0..<100).map { t0 + reveal * Int64($0) / 100 })
+        #expect(during.contains { ($0.extras["reveal"]?.doubleValue ?? 1) < 1 }, "the reveal is seen typing in")
+        _ = try sameFrames(samplers, "reveal and dots", until: t0 + reveal)
+        _ = try sameFrames(samplers, "dots", until: Self.now() + 3_000_000)
+    }
+
     @Test func phaseLockedScreensRenderTheSameFrameAtTheSameInstant() throws {
         let broker = try MosquittoBroker()
         try broker.start()
