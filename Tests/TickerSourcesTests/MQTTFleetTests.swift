@@ -364,6 +364,23 @@ import TestSupport
         return count
     }
 
+    /// Screens of different widths with the same content: at each instant a narrow screen's frame
+    /// (20 columns) is the start of a wide one's (48; the content is wider, so both scroll), the
+    /// seam of a change being the same whatever the widths (docs/rendering.md §13).
+    func narrowerScreensShowTheStart(_ samplers: [FrameSampler], _ what: String, until: Int64,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let from = Self.now()
+        let instants = (0..<100).map { from + (until - from) * Int64($0) / 100 + Int64($0 % 5) * 1009 }
+        let wide = try samplers[0].frames(channel: "main", columns: 48, at: instants)
+        let narrow = try samplers[samplers.count - 1].frames(channel: "main", columns: 20, at: instants)
+        #expect(Self.now() < until, "\(what): sampling ran into the next change", sourceLocation: sourceLocation)
+        let differing = instants.indices.filter {
+            String(wide[$0].text.prefix(20)) != narrow[$0].text || wide[$0].offset != narrow[$0].offset
+        }
+        #expect(differing.isEmpty, "\(what): at \(differing.count) of 100 instants the 20-column frame is not the start of the 48-column one, first \(differing.first.map { "\(narrow[$0]) vs \(wide[$0])" } ?? "")",
+                sourceLocation: sourceLocation)
+    }
+
     /// The ids on `screen`'s `main` tape now (the channel's `Messages` property, read with
     /// busctl); none while the channel does not exist.
     func onTape(_ screen: Screen) throws -> [String] {
@@ -469,6 +486,7 @@ import TestSupport
                 #expect(signalled, "\(stage): no \(member) for \(id)")
             }
             compared += try sameFrames(samplers, stage, until: next - 300_000)
+            try narrowerScreensShowTheStart(samplers, stage, until: next - 300_000)
         }
 
         // A late joiner and a restarted screen settle into the same frames.
