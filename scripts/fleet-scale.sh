@@ -58,7 +58,7 @@ topic = "tickerd/scale"
 client-id = "scale-$i"
 template = "{text}"
 CONF
-    "$BIN/tickerd-sources" --bus "$address" --config "$d/sources.toml" 2>"$d/sources.log" &
+    "$BIN/tickerd-sources" --bus "$address" --config "$d/sources.toml" --state "$d/sources-state" 2>"$d/sources.log" &
     PIDS="$PIDS $!"
     dbus-monitor --address "$address" "type='signal',interface='io.github.tickerd.Ticker1.Manager',member='MessageStarted'" >"$d/signals" 2>/dev/null &
     PIDS="$PIDS $!"

@@ -88,6 +88,7 @@ import TOMLConfig
             (#"{"text": "t", "ttl": 5, "end": 9}"#, "not both"),
             (#"{"text": "t", "start": 9, "end": 9}"#, "after \"start\""),
             (#"{"text": "t", "effect": "blink"}"#, "\"dots\" or \"reveal\""),
+            (#"{"text": "Boarding", "effect": "dots"}"#, "ends with three full stops"),
             (#"{"text": "t", "reveal": 5}"#, "goes with"),
             (#"{"text": "t", "link": "not a uri"}"#, "\"link\""),
         ]

@@ -11,7 +11,7 @@ import TestSupport
     static let payloads = [
         #"{"text": "Hi"}"#,
         #"{"text": "Hi", "priority": -2, "urgent": true, "start": 100, "end": 200, "effect": "reveal", "reveal": 5, "link": "https://example.org/a?b=c"}"#,
-        #"{"text": "t", "ttl": 10}"#, #"{"text": "t", "effect": "dots"}"#, #"{"text": "t", "link": "mailto:desk@example.org"}"#,
+        #"{"text": "t", "ttl": 10}"#, #"{"text": "Boarding...", "effect": "dots"}"#, #"{"text": "t", "effect": "dots"}"#, #"{"text": "t", "link": "mailto:desk@example.org"}"#,
         #"{"text": "t", "priority": 2147483647}"#, #"{"text": "t", "reveal": 0, "effect": "reveal"}"#,
         #"[1]"#, #""text""#, #"{"priority": 1}"#, #"{"text": 5}"#, #"{"text": ""}"#, #"{"text": "t", "colour": 1}"#,
         #"{"text": "t", "calendar": "daily"}"#, #"{"text": "t", "duration": 5}"#, #"{"text": "t", "urgent": 1}"#,

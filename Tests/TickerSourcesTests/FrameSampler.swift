@@ -5,10 +5,11 @@ import TestSupport
 /// Asks a screen's tickerd for frames (`Channel.Render(columns, at)`) over the project's own D-Bus
 /// client on a loop thread, many instants per round trip to the test's thread.
 final class FrameSampler: @unchecked Sendable {
-    /// One frame: the text and the offset of its first cell.
+    /// One frame: the text, the offset of its first cell and its extras (effects' progress).
     struct Frame: Hashable, Sendable {
         var text: String
         var offset: Double
+        var extras: [String: DBusValue]
     }
 
     private let thread: LoopThread
@@ -35,7 +36,9 @@ final class FrameSampler: @unchecked Sendable {
                     destination: "io.github.tickerd.Ticker1", path: try ObjectPath("/io/github/tickerd/Ticker1/channel/\(channel)"),
                     interface: "io.github.tickerd.Ticker1.Channel", member: "Render",
                     arguments: [.uint32(columns), .int64(at)], timeout: .seconds(10))
-                return Frame(text: reply.first?.stringValue ?? "", offset: reply.count > 1 ? reply[1].doubleValue ?? .nan : .nan)
+                return Frame(
+                    text: reply.first?.stringValue ?? "", offset: reply.count > 1 ? reply[1].doubleValue ?? .nan : .nan,
+                    extras: reply.count > 2 ? reply[2].vardictValue ?? [:] : [:])
             }
         }
     }

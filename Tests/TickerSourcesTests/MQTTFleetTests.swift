@@ -184,6 +184,36 @@ import TestSupport
         noDuplicates(screens)
     }
 
+    /// A broker that stops answering without closing the connections (stopped with SIGSTOP, as a
+    /// host that hangs or a network that drops packets): each screen notices by its keepalive and
+    /// says so, keeps its messages, and follows the fleet again once the broker answers.
+    @Test func aSilentBrokerIsNoticedByTheKeepaliveAndItsReturnConverges() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One"}"#)
+        try broker.publish("tickerd/lobby/main/two", #"{"text": "Two"}"#)
+        let keepalive = "keepalive = \"5s\"\n"
+        let screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a", extra: keepalive)),
+            try Screen(broker.sourceTable(clientID: "screen-b", extra: keepalive + "protocol = \"mqtt311\"\n")),
+        ]
+        let expected = Self.shown([("main/one", "One"), ("main/two", "Two")])
+        try converge(screens, expected, "before the broker falls silent")
+        let process = try #require(broker.process)
+        process.kill(SIGSTOP)
+        for screen in screens {
+            #expect(screen.fixture.wait(.seconds(30)) {
+                screen.fixture.log.contains("unreachable (no answer from the broker within the keepalive of 5s)")
+            }, "\(screen.fixture.log)")
+            #expect(try screen.shown() == expected, "the messages stay while the broker is silent")
+        }
+        process.kill(SIGCONT)
+        try broker.publish("tickerd/lobby/main/one", #"{"text": "One, changed"}"#)
+        try broker.publish("tickerd/lobby/main/two", "")
+        try converge(screens, Self.shown([("main/one", "One, changed")]), "after the broker answers again")
+        noDuplicates(screens)
+    }
+
     @Test func securedBrokerTLSPasswordsAndACLsAScreenCannotPublish() throws {
         let broker = try MosquittoBroker(secured: true)
         try broker.start()
@@ -218,6 +248,83 @@ import TestSupport
         let intruder = try Screen(broker.sourceTable(clientID: "intruder").replacingOccurrences(of: "screen-secret", with: "guess"))
         #expect(intruder.fixture.wait { intruder.fixture.log.contains("refused") }, "\(intruder.fixture.log)")
         #expect(try intruder.shown().isEmpty)
+    }
+
+    /// A payload that is not valid removes its topic's message on every screen alike: the screens
+    /// that had the message, one whose service restarted after the bad payload came and one that
+    /// joins later (neither can know the message it replaced), so phase-locked screens render the
+    /// same frames again. The same payload delivered twice changes nothing, and nothing else is lost.
+    @Test func aBadPayloadRemovesItsMessageOnEveryScreenAlike() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        let delayed = #"{"text": "Platform 4: the 10:15 to Leeds is delayed"}"#
+        try broker.publish("tickerd/lobby/main/a", delayed)
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1}"#)
+        var screens = [
+            try Screen(broker.sourceTable(clientID: "screen-a")),
+            try Screen(broker.sourceTable(clientID: "screen-b")),
+        ]
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap")]),
+                     "before the bad payload")
+
+        try broker.publish("tickerd/lobby/main/a", delayed)  // delivered again: no change
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1, "colour": "red"}"#)
+        let problem = "topic tickerd/lobby/main/b: unknown option 'colour'"
+        for screen in screens {
+            #expect(screen.fixture.wait { screen.fixture.log.contains(problem) }, "\(screen.fixture.log)")
+        }
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        screens.append(try Screen(broker.sourceTable(clientID: "screen-c")))
+        let expected = Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed")])
+        try converge(screens, expected, "after the bad payload, a restart and a late joiner")
+        #expect(screens[0].fixture.log.contains("\(problem) (known: text, priority, urgent, ttl, start, end, effect, reveal, link); its message is removed; the other messages are not affected"),
+                "\(screens[0].fixture.log)")
+        for screen in screens {
+            #expect(screen.fixture.log.contains(problem), "\(screen.fixture.log)")
+            #expect(!screen.signals.ids("MessageEnded").contains("src/fleet/main/a"), "\(screen.signals.ids("MessageEnded"))")
+        }
+        noDuplicates(screens)
+        for screen in screens {
+            #expect(try screen.fixture.wait(.seconds(30)) { try settled(screen, channel: "main") }, "the change settles")
+        }
+        let samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        _ = try sameFrames(samplers, "after the bad payload", until: Self.now() + 6_000_000)
+
+        // The corrected payload brings it back everywhere.
+        try broker.publish("tickerd/lobby/main/b", #"{"text": "Mind the gap", "priority": 1}"#)
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/b", "Mind the gap")]),
+                     "after the corrected payload")
+    }
+
+    /// A `ttl` counts from the first receipt on each screen, also across a restart of its
+    /// service (which receives the retained message again): the restarted screen drops the
+    /// message with the others, instead of renewing it for a `ttl` from its restart.
+    @Test func aTTLCountsFromTheFirstReceiptAcrossARestart() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/stay", #"{"text": "Platform 4"}"#)
+        let lease = "lease = \"3s\"\n\n"  // renewed every second: a renewal extends what it is given
+        let screens = [
+            try Screen(lease + broker.sourceTable(clientID: "screen-a")),
+            try Screen(lease + broker.sourceTable(clientID: "screen-b")),
+        ]
+        try converge(screens, Self.shown([("main/stay", "Platform 4")]), "before")
+        let published = Self.now()
+        try broker.publish("tickerd/lobby/main/doors", #"{"text": "Doors closing", "ttl": 8000000}"#)
+        try converge(screens, Self.shown([("main/stay", "Platform 4"), ("main/doors", "Doors closing")]), "the ttl message")
+        while Self.now() < published + 3_000_000 { usleep(50_000) }  // the scenario's own schedule: restart 3 s in
+        try screens[1].fixture.killService()
+        try screens[1].fixture.startService()
+        #expect(screens[1].fixture.wait { screens[1].fixture.log.contains("in step with the broker") }, "\(screens[1].fixture.log)")
+        let without = Self.shown([("main/stay", "Platform 4")])
+        #expect(try screens[0].fixture.wait(.seconds(15)) { try screens[0].shown() == without }, "the ttl ends on the first screen")
+        let gone = Self.now()
+        let followed = try screens[1].fixture.wait(.seconds(15)) { try screens[1].shown() == without }
+        #expect(followed && Self.now() - gone < 1_500_000,
+                "the restarted screen showed the message \((Self.now() - gone) / 1000) ms after the other screen dropped it")
+        noDuplicates(screens)
     }
 
     /// Whether `screen`'s channel has no pending content change (its Timeline has no `switch`).
@@ -257,6 +364,23 @@ import TestSupport
         return count
     }
 
+    /// Screens of different widths with the same content: at each instant a narrow screen's frame
+    /// (20 columns) is the start of a wide one's (48; the content is wider, so both scroll), the
+    /// seam of a change being the same whatever the widths (docs/rendering.md §13).
+    func narrowerScreensShowTheStart(_ samplers: [FrameSampler], _ what: String, until: Int64,
+                                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let from = Self.now()
+        let instants = (0..<100).map { from + (until - from) * Int64($0) / 100 + Int64($0 % 5) * 1009 }
+        let wide = try samplers[0].frames(channel: "main", columns: 48, at: instants)
+        let narrow = try samplers[samplers.count - 1].frames(channel: "main", columns: 20, at: instants)
+        #expect(Self.now() < until, "\(what): sampling ran into the next change", sourceLocation: sourceLocation)
+        let differing = instants.indices.filter {
+            String(wide[$0].text.prefix(20)) != narrow[$0].text || wide[$0].offset != narrow[$0].offset
+        }
+        #expect(differing.isEmpty, "\(what): at \(differing.count) of 100 instants the 20-column frame is not the start of the 48-column one, first \(differing.first.map { "\(narrow[$0]) vs \(wide[$0])" } ?? "")",
+                sourceLocation: sourceLocation)
+    }
+
     /// The ids on `screen`'s `main` tape now (the channel's `Messages` property, read with
     /// busctl); none while the channel does not exist.
     func onTape(_ screen: Screen) throws -> [String] {
@@ -289,6 +413,38 @@ import TestSupport
         }
         #expect(try screen.fixture.wait { try onTape(screen) == ["src/fleet/main/night"] }, "shown from its start")
         #expect(Self.now() >= start)
+    }
+
+    /// On a phase-locked channel a scheduled message's effects start at its `start` on every
+    /// screen, not when each daemon woke for it: a reveal types in, and dots jump, in the same
+    /// frames everywhere (`Render`'s extras compared too).
+    @Test func phaseLockedEffectsStartAtTheScheduledInstantOnEveryScreen() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        try broker.publish("tickerd/lobby/main/$settings", #"{"phase": "wall-clock", "speed": 40, "mode": "continuous"}"#)
+        try broker.publish("tickerd/lobby/main/a", #"{"text": "Platform 4: the 10:15 to Leeds is delayed"}"#)
+        let screens = try ["screen-a", "screen-b", "screen-c"].map { try Screen(broker.sourceTable(clientID: $0)) }
+        try converge(screens, Self.shown([("main/a", "Platform 4: the 10:15 to Leeds is delayed")]), "before")
+        let t0 = Self.now() + 4_000_000
+        let reveal: Int64 = 3_000_000
+        try broker.publish("tickerd/lobby/main/r", #"{"text": "Platform change: the 11:02 to York leaves from 7", "start": \#(t0), "effect": "reveal", "reveal": \#(reveal), "urgent": true}"#)
+        try broker.publish("tickerd/lobby/main/d", #"{"text": "Boarding now...", "start": \#(t0), "effect": "dots"}"#)
+        try converge(screens, Self.shown([
+            ("main/a", "Platform 4: the 10:15 to Leeds is delayed"), ("main/r", "Platform change: the 11:02 to York leaves from 7"),
+            ("main/d", "Boarding now..."),
+        ]), "scheduled")
+        let samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        #expect(Self.now() < t0, "the screens were not ready before the scheduled instant")
+        while Self.now() < t0 { usleep(50_000) }  // the scenario's own schedule
+        for screen in screens {
+            #expect(screen.fixture.wait { Set(screen.signals.ids("MessageStarted")).isSuperset(of: ["src/fleet/main/r", "src/fleet/main/d"]) },
+                    "no MessageStarted for the scheduled messages")
+        }
+        // A tape cycle takes about 3 s: the revealing message comes into view while it types in.
+        let during = try samplers[0].frames(channel: "main", columns: 40, at: (0..<100).map { t0 + reveal * Int64($0) / 100 })
+        #expect(during.contains { ($0.extras["reveal"]?.doubleValue ?? 1) < 1 }, "the reveal is seen typing in")
+        _ = try sameFrames(samplers, "reveal and dots", until: t0 + reveal)
+        _ = try sameFrames(samplers, "dots", until: Self.now() + 3_000_000)
     }
 
     @Test func phaseLockedScreensRenderTheSameFrameAtTheSameInstant() throws {
@@ -330,6 +486,7 @@ import TestSupport
                 #expect(signalled, "\(stage): no \(member) for \(id)")
             }
             compared += try sameFrames(samplers, stage, until: next - 300_000)
+            try narrowerScreensShowTheStart(samplers, stage, until: next - 300_000)
         }
 
         // A late joiner and a restarted screen settle into the same frames.

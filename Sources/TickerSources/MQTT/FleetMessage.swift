@@ -66,6 +66,9 @@ struct FleetMessage: Hashable, Sendable {
         if let effect, !["dots", "reveal"].contains(effect) {
             throw FleetPayloadError("\"effect\" must be \"dots\" or \"reveal\", got \"\(effect)\"")
         }
+        if effect == "dots", !text.hasSuffix("...") {
+            throw FleetPayloadError("\"effect\": \"dots\" needs a \"text\" that ends with three full stops '...'")
+        }
         reveal = try Self.integer(object, "reveal")
         if let reveal, reveal < 0 { throw FleetPayloadError("\"reveal\" must not be negative (microseconds)") }
         if reveal != nil, effect != "reveal" { throw FleetPayloadError("\"reveal\" goes with \"effect\": \"reveal\"") }

@@ -125,12 +125,13 @@ final class MQTTClient: @unchecked Sendable {
         }
     }
 
-    /// Why a connection ended, in words.
+    /// Why a connection ended, in words: libmosquitto's own errors (below 0x80; it has no words
+    /// for a keepalive timeout) or, with MQTT 5, the reason code of the broker's DISCONNECT.
     private static func describe(_ code: Int32, _ settings: MQTTSettings) -> String {
-        if code == MOSQ_ERR_CONN_LOST.rawValue || code == MOSQ_ERR_ERRNO.rawValue || code == MOSQ_ERR_NO_CONN.rawValue {
-            return String(cString: mosquitto_strerror(code))
+        if code == MOSQ_ERR_KEEPALIVE.rawValue {
+            return "no answer from the broker within the keepalive of \(settings.keepalive)s"
         }
-        return settings.protocolVersion == .mqtt5
+        return settings.protocolVersion == .mqtt5 && code >= 0x80
             ? String(cString: mosquitto_reason_string(code)) : String(cString: mosquitto_strerror(code))
     }
 

@@ -9,9 +9,13 @@ import TickerNames
 /// Guarantees:
 /// - a payload replaces the message of its topic in place (same id, no duplicate); an empty
 ///   payload removes it; a payload that is not valid is logged once, naming the source, the
-///   topic and the problem, and leaves that topic's message as it was and every other message alone;
+///   topic and the problem, and removes that topic's message (as on a screen that joins now,
+///   which never saw the one it replaced) while leaving every other message alone;
 /// - while the broker is away the messages stay (the lease manager keeps renewing them) until
 ///   their own `end` or `ttl`; the client reconnects with a growing delay;
+/// - a `ttl` counts from the first receipt of that payload on this screen, across restarts of the
+///   service (the instant is kept in the source's state file), so a restart never shows a
+///   message again that the other screens have ended;
 /// - on every (re)connection the retained messages are read again up to this client's sync
 ///   token (published to its sync topic after subscribing, so it comes back after them), or
 ///   for `syncTimeout` when the token does not come back; then the messages whose topics
@@ -45,6 +49,8 @@ public final class MQTTSource: ItemSource {
     private var tickerWatcher: NameOwnerWatcher?
     private var connectTimer: LoopTimer?
     private var connectDelay: UInt32 = 1
+    private var receipts = FleetReceipts()
+    private var savedReceipts: SavedState<FleetReceipts>?
 
     /// A source following `settings`.
     public init(settings: MQTTSettings) {
@@ -53,6 +59,10 @@ public final class MQTTSource: ItemSource {
 
     public func start(_ context: SourceContext) throws {
         self.context = context
+        let saved = SavedState<FleetReceipts>(
+            "mqtt-\(context.name).json", in: context.state, holding: "when each ttl message was received", logger: context.logger)
+        savedReceipts = saved
+        receipts = saved.load() ?? FleetReceipts()
         let loop = context.loop
         let bound = LoopBound(self, loop: loop)
         tickerWatcher = try NameOwnerWatcher(connection: context.connection, name: TickerBus.name) { [weak self] change in
@@ -143,6 +153,7 @@ public final class MQTTSource: ItemSource {
         }
         let gone = received.keys.filter { !seen.contains($0) }
         for topic in gone { received[topic] = nil }
+        forgetReceipts { receipts in receipts.byTopic.keys.filter { !seen.contains($0) } }
         for topic in channelSettings.keys where !seen.contains(settingsTopic(topic)) { channelSettings[topic] = nil }
         if !ready || !gone.isEmpty {
             context.logger.info("in step with the broker: \(received.count) messages\(gone.isEmpty ? "" : ", \(gone.count) removed")")
@@ -181,23 +192,45 @@ public final class MQTTSource: ItemSource {
             guard !payload.isEmpty else {
                 if received.removeValue(forKey: topic) != nil { schedulePublish() }
                 problems[topic] = nil
+                forgetReceipts { _ in [topic] }
                 return
             }
             if received[topic]?.payload == payload { return }  // the same retained message again
             do {
                 let message = try FleetMessage(json: payload)
+                var receivedAt = LeaseManager.now()
+                if message.ttl != nil {
+                    let before = receipts
+                    receivedAt = receipts.receivedAt(topic: topic, payload: payload, now: receivedAt)
+                    if receipts != before { savedReceipts?.save(receipts) }
+                } else {
+                    forgetReceipts { _ in [topic] }
+                }
                 let item = SourceItem(
                     key: "\(channel)/\(id)", fields: ["text": message.text, "channel": channel, "id": id],
                     link: message.link, urgent: message.urgent,
-                    expires: message.expires(receivedAt: LeaseManager.now()), channel: channel,
+                    expires: message.expires(receivedAt: receivedAt), channel: channel,
                     priority: message.priority, options: message.passedOptions)
                 received[topic] = Received(payload: payload, item: item)
                 problems[topic] = nil
                 schedulePublish()
             } catch {
-                report(topic: topic, payload: payload, problem: "topic \(topic): \(error)")
+                // The broker no longer holds a message for this topic: a screen that joins or
+                // restarts now cannot show the one it replaced, so none does.
+                let had = received.removeValue(forKey: topic) != nil
+                forgetReceipts { _ in [topic] }
+                report(topic: topic, payload: payload,
+                       problem: "topic \(topic): \(error)\(had ? "; its message is removed" : "")")
+                if had { schedulePublish() }
             }
         }
+    }
+
+    /// Forgets the receipts of the topics `which` picks, and saves when that changed anything.
+    private func forgetReceipts(_ which: (FleetReceipts) -> [String]) {
+        var changed = false
+        for topic in which(receipts) where receipts.forget(topic) { changed = true }
+        if changed { savedReceipts?.save(receipts) }
     }
 
     /// Logs a bad payload once (again only when the payload changes).

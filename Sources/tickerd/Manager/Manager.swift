@@ -300,22 +300,23 @@ final class Manager {
             let started = restarted
                 ? ids.filter { [joined = Set(membership.joined)] in joined.contains($0) || endedExplicitly.contains($0) }
                 : membership.joined
-            for id in membership.left {
-                if !endedExplicitly.contains(id) { emit(.messageEnded(channel: name, id: id, reason: .expired)) }
-                // The old tape stays in view until its seam: its dots finish their wave gracefully.
-                channel.effects.messages[id] = channel.effects.messages[id]?.stopping(at: t)
-            }
-            let urgent = started.contains { messages[$0]?.urgent == true }
-            let reach = seamColumns(channel: name)
             // A phase-locked channel changes at an instant every screen knows alike, however late
             // each one woke: the schedule's, when the schedule made the change, or the settle
-            // instant of the change a held one waited for (docs/rendering.md §13).
+            // instant of the change a held one waited for (docs/rendering.md §13). Its messages'
+            // effects start and stop then too, so that their frames agree as well.
             var changeAt = t
             if channel.settings.phase == .wallClock {
                 if scheduledAt == nil { scheduledAt = .some(scheduleBoundary(through: t)) }
                 let released = channel.tapeHeld ? settledAt[name] : nil
                 changeAt = [scheduledAt ?? nil, released].compactMap { $0 }.max() ?? t
             }
+            for id in membership.left {
+                if !endedExplicitly.contains(id) { emit(.messageEnded(channel: name, id: id, reason: .expired)) }
+                // The old tape stays in view until its seam: its dots finish their wave gracefully.
+                channel.effects.messages[id] = channel.effects.messages[id]?.stopping(at: changeAt)
+            }
+            let urgent = started.contains { messages[$0]?.urgent == true }
+            let reach = seamColumns(channel: name)
             if !urgent, tape != showing,
                channel.timeline.pendingChangeIsInView(at: changeAt, seamColumns: reach, narrowestViewer: narrowestViewer(channel: name)) {
                 // Applied when the change entering the view settles (a wake-up at its settle instant).
@@ -324,7 +325,7 @@ final class Manager {
                 channel.tapeHeld = false
                 if tape != showing || urgent {
                     channel.timeline = channel.timeline.applying(tape, at: changeAt, urgent: urgent, seamColumns: reach)
-                    channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: t)
+                    channel.effects = waitingRevealsUpdated(channel.effects, for: channel.timeline, at: changeAt)
                 }
             }
             channel.activeIDs = ids
@@ -332,7 +333,7 @@ final class Manager {
             for id in started {
                 emit(.messageStarted(channel: name, id: id))
                 if let record = messages[id] {
-                    channel.effects.messages[id] = startedEffect(of: record, entering: channel.timeline, at: t)
+                    channel.effects.messages[id] = startedEffect(of: record, entering: channel.timeline, at: changeAt)
                 }
             }
             channels[name] = channel
