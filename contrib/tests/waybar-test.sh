@@ -137,6 +137,8 @@ shot() {
 }
 # The analysis: python3 over the PPM strips (no imaging library needed).
 analyse() { python3 "$ROOT/contrib/tests/waybar-shots.py" "$@"; }
+# keep SHOT NAME: a shot as artifacts/waybar/NAME.png, for a person to look at.
+keep() { convert "$SHOTS/$1.ppm" "$ARTIFACTS/$2.png" || fail "could not keep the shot $1"; }
 
 module_shown() { shot probe && analyse box "$SHOTS/probe.ppm" >/dev/null; }
 wait_for 30 module_shown || fail "the module never appears: $(tail -n 20 "$WORK/waybar.log")"
@@ -163,6 +165,8 @@ TOTAL_SHOTS=0
 CYCLE=$(( $(tape_width) / SPEED + 1 ))
 shots_for "$CYCLE" wide
 analyse width "$SHOTS" "$ARTIFACTS" || fail "CJK and emoji change the module's width (shots in artifacts/waybar)"
+keep wide-0000 mixed-first
+keep "$(printf 'wide-%04d' $(( $(ls "$SHOTS" | grep -c "^wide-") / 2 )))" mixed-middle
 
 # 2–3. One whole cycle of Latin text: the text moves by SPEED cells of 8 px (DejaVu Sans Mono at
 # 13 px, contrib/waybar/style.css) a second.
@@ -174,6 +178,7 @@ latin_shown() { ctl render --columns 48 | LC_ALL=C grep -q '^[ -~]*$'; }
 wait_for $((CYCLE + 10)) latin_shown || fail "the Latin tape never reached the module"
 shots_for $(( $(tape_width) / SPEED + 1 )) latin
 analyse speed "$SHOTS" "$SPEED" 8 "$ARTIFACTS" || fail "the text does not move at the Timeline's speed"
+keep latin-0000 latin-first
 # What each frame looks like in waybar (the frame Render gives at a shot's instant, learned from
 # the shots well inside a step), for the phase check after the restart.
 RENDER=(setpriv --reuid="$PANEL_UID" --regid="$PANEL_GID" --clear-groups busctl --address="$ADDRESS"
@@ -218,6 +223,7 @@ EXPECTED=$(ctl render --columns 48 | sed 's/ *$//')
 case "$EXPECTED" in *12,500*) ;; *) fail "Render does not show the counter: '$EXPECTED'" ;; esac
 wait_for 20 module_shown || fail "the module does not come back for the counter"
 wait_for 10 shot counted || fail "grim failed"
+keep counted counted
 ctl remove counted
 ctl post --id literal "$EXPECTED" >/dev/null
 looks_as_counted() { shot literal && analyse same "$SHOTS/literal.ppm" "$SHOTS/counted.ppm"; }
