@@ -9,26 +9,7 @@ import TestSupport
 @Suite(.serialized) struct APIDocExamplesTests {
     /// The `busctl` commands of the document's ```sh blocks, continuation lines joined.
     static func busctlCommands() throws -> [String] {
-        let text = try Repository.read("docs/dbus-api.md")
-        var commands: [String] = []
-        var inShell = false
-        var current = ""
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                inShell = line == "```sh"
-                continue
-            }
-            guard inShell else { continue }
-            if line.hasSuffix("\\") {
-                current += line.dropLast() + " "
-                continue
-            }
-            current += line
-            let command = current.trimmingCharacters(in: .whitespaces)
-            current = ""
-            if command.hasPrefix("busctl ") { commands.append(command) }
-        }
-        return commands
+        try MarkdownShellLines.commands(in: Repository.read("docs/dbus-api.md")).filter { $0.hasPrefix("busctl ") }
     }
 
     /// Whether `command` names `member` as a word of its own or in a match rule (`member='X'`).

@@ -11,27 +11,10 @@ import TestSupport
 @Suite(.serialized) struct ReadmeExamplesTests {
     /// The README's shell lines that talk to the daemon, continuation lines joined.
     static func commands() throws -> [String] {
-        var commands: [String] = []
-        var inShell = false
-        var current = ""
-        for line in try Repository.read("README.md").split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("```") {
-                inShell = line == "```sh"
-                continue
-            }
-            guard inShell else { continue }
-            if line.hasSuffix("\\") {
-                current += line.dropLast() + " "
-                continue
-            }
-            let command = (current + line).trimmingCharacters(in: .whitespaces)
-            current = ""
-            if command.hasPrefix("tickerctl ") || command.hasPrefix("busctl --user ") || command.hasPrefix("busctl --system ")
-                || command.contains("| tickerctl ") {
-                commands.append(command)
-            }
+        try MarkdownShellLines.commands(in: Repository.read("README.md")).filter { command in
+            command.hasPrefix("tickerctl ") || command.hasPrefix("busctl --user ") || command.hasPrefix("busctl --system ")
+                || command.contains("| tickerctl ")
         }
-        return commands
     }
 
     @Test func everyTickerctlAndBusctlLineOfTheReadmeWorks() throws {
