@@ -23,7 +23,7 @@ extension Manager {
     /// wake-ups, but its width counts among the channel's viewer widths
     /// (``seamColumns(channel:)``).
     func subscribe(subscriber: String, channel: String, columns: UInt32?, fps: Double?) throws(TickerError) {
-        let state = try existing(channel)
+        _ = try existing(channel)
         if let columns, !(1...UInt32(Self.maximumColumns)).contains(columns) {
             throw .invalidOption("Subscribe option 'columns' must be 1 to \(Self.maximumColumns), got \(columns)")
         }
@@ -44,7 +44,7 @@ extension Manager {
             viewers[key] = width
         } else {
             viewers[key] = nil
-            subscriptions[key] = FrameStream(width: width, on: state, fps: rate, now: now)
+            subscriptions[key] = FrameStream(width: width, fps: rate, now: now)
         }
         if isNew { emitNow(.channelChanged(channel, .subscribers)) }
         pumpFrames(at: now)
@@ -114,8 +114,7 @@ extension Manager {
             subscriptions[key]?.restart(at: t)
         }
         if let state = channels[channel], state.frameRate > 0 {
-            var stream = broadcasts[channel] ?? FrameStream(width: .channel, on: state, fps: state.frameRate, now: t)
-            stream.follow(state)
+            var stream = broadcasts[channel] ?? FrameStream(width: .channel, fps: state.frameRate, now: t)
             stream.interval = FrameStream.interval(fps: state.frameRate)
             stream.restart(at: t)
             broadcasts[channel] = stream
@@ -132,23 +131,22 @@ extension Manager {
     func pumpFrames(at t: Instant) {
         var plans: [FramePlan] = []
         func plan(_ stream: FrameStream, channel name: String, _ state: ChannelState) -> FramePlan {
-            if let shared = plans.first(where: { $0.serves(channel: name, columns: stream.columns, interval: stream.interval) }) {
+            // A subscriber without its own width takes the channel's Columns as they are now.
+            let columns = stream.width.columns(on: state)
+            if let shared = plans.first(where: { $0.serves(channel: name, columns: columns, interval: stream.interval) }) {
                 return shared
             }
-            let made = FramePlan(state, columns: stream.columns, interval: stream.interval, at: t)
+            let made = FramePlan(state, columns: columns, interval: stream.interval, at: t)
             plans.append(made)
             return made
         }
         var index = subscriptions.values.startIndex
         while index != subscriptions.values.endIndex {
             let key = subscriptions.keys[index]
-            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel] {
-                // A subscriber without its own width takes the channel's Columns as they are now.
-                subscriptions.values[index].follow(state)
-                if let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state)),
-                   observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
-                    subscriptions.values[index].retryAfterDrop(at: t)
-                }
+            if let due = subscriptions.values[index].nextDue, due <= t, let state = channels[key.channel],
+               let frame = subscriptions.values[index].step(plan(subscriptions.values[index], channel: key.channel, state)),
+               observer?.manager(self, sendFrame: frame, channel: key.channel, to: key.subscriber) == false {
+                subscriptions.values[index].retryAfterDrop(at: t)
             }
             subscriptions.values.formIndex(after: &index)
         }

@@ -28,9 +28,7 @@ enum SubscriberWidth: Hashable, Sendable {
 /// A frame stream to one destination: its width, its pace, the last frame it got and when the
 /// next one may be due. Used for subscribers and for a channel's broadcast.
 struct FrameStream: Sendable {
-    /// Columns of its frames (for a `.channel` width: as last brought in line by ``follow(_:)``).
-    var columns: Int
-    /// The width it asked for.
+    /// The width of its frames.
     let width: SubscriberWidth
     /// Microseconds between frames (1/fps).
     var interval: Int64
@@ -41,9 +39,8 @@ struct FrameStream: Sendable {
     /// When the last frame was sent, so a restart never sends faster than `interval`.
     var lastSentAt: Instant?
 
-    /// A stream of `width` frames of `channel` at `fps`, due at once.
-    init(width: SubscriberWidth, on channel: ChannelState, fps: Double, now: Instant) {
-        self.columns = width.columns(on: channel)
+    /// A stream of `width` frames at `fps`, due at once.
+    init(width: SubscriberWidth, fps: Double, now: Instant) {
         self.width = width
         self.interval = Self.interval(fps: fps)
         self.lastFrame = nil
@@ -54,11 +51,6 @@ struct FrameStream: Sendable {
     /// Microseconds between frames at `fps`: 1/fps, at least 1.
     static func interval(fps: Double) -> Int64 {
         max(1, Int64((1_000_000 / fps).rounded()))
-    }
-
-    /// Brings its columns in line with `channel`'s `Columns` when it follows them.
-    mutating func follow(_ channel: ChannelState) {
-        columns = width.columns(on: channel)
     }
 
     /// The motion changed at `t`: due at once, unless a frame went out in the current interval —
