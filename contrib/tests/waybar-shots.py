@@ -188,9 +188,11 @@ def profile_difference(a, b):
 
 
 def learn(directory, learned_path, command):
+    """Learns how each frame looks: for each text Render gives, the look most of its shots have
+    (a shot taken while waybar redrew can look like neither frame, and must not define one)."""
     import json
-    learned = {}
-    differing = []  # shots of a text already learned whose profile is not the learned one
+    from collections import Counter
+    seen = {}  # text -> Counter of column profiles (as tuples)
     took = durations(directory)
     for index, (name, at, image) in enumerate(shots(directory)):
         if index % 2 or took[name] > 40_000:
@@ -202,13 +204,11 @@ def learn(directory, learned_path, command):
         # one way, so it is the frame at the shot's instant too).
         texts = {render_text(command, at + delta) for delta in (-40_000, 40_000)}
         if len(texts) == 1:
-            text = texts.pop()
-            if text in learned and learned[text] != current:
-                differing.append(f"{name}: {profile_difference(learned[text], current)}")
-            learned.setdefault(text, current)
+            seen.setdefault(texts.pop(), Counter())[tuple(current)] += 1
+    learned = {text: list(looks.most_common(1)[0][0]) for text, looks in seen.items()}
+    differing = sum(sum(looks.values()) - looks.most_common(1)[0][1] for looks in seen.values())
     json.dump(learned, open(learned_path, "w"))
-    print(f"learned {len(learned)} frames; {len(differing)} later shots of a learned text look different"
-          + (f": {differing[:3]}" if differing else ""))
+    print(f"learned {len(learned)} frames; {differing} shots of them look other than most of their text's")
     return 0 if learned else 1
 
 
