@@ -99,6 +99,27 @@ import Testing
         }
     }
 
+    @Test("printable ASCII before a scalar seen to start a cluster after ASCII is cut as Swift's breaker cuts it")
+    func scalarsAfterASCIIMatchTheBreaker() {
+        // Scalars that start a cluster after ASCII (•, 中, a flag letter, a Prepend scalar, a soft
+        // hyphen) met again and again beside ones that join the ASCII before them (combining
+        // marks, ZWJ, VS16, the SpacingMarks U+0903 and U+0E33), after printable ASCII, a control
+        // or DEL, at the end or before the gap.
+        let pieces = ["a", " ", "~", "•", " • ", "中", "\u{1F1E9}", "\u{600}", "\u{AD}", "\u{301}", "\u{200D}", "\u{FE0F}",
+                      "\u{903}", "\u{E33}", "•\u{301}", "\t", "\u{7F}", "\r\n", "👩\u{200D}👧"]
+        var rng = SeededRandom(seed: 0xA5C11)
+        for _ in 0..<4000 {
+            var content = ""
+            for _ in 0..<Int.random(in: 0...24, using: &rng) { content += pieces[Int.random(in: 0..<pieces.count, using: &rng)] }
+            let gap = [" • ", "", "\u{301} ", "•"][Int.random(in: 0..<4, using: &rng)]
+            let tape = Tape(content: content, gap: gap)
+            let expected = Self.referenceClusters(content: content, gap: gap)
+            #expect(tape.byteStart == expected.bytes, "\(content.unicodeScalars.map { String($0.value, radix: 16) }) + \(gap.debugDescription)")
+            #expect(tape.cellStart == expected.cells)
+            #expect(tape.contentClusterCount == expected.contentClusters)
+        }
+    }
+
     @Test("the last cluster boundary at or before a cell equals a walk over the clusters")
     func lastBoundaryEqualsWalk() {
         var rng = SeededRandom(seed: 0x7A9E_0B0D)

@@ -21,14 +21,18 @@ public enum Placeholders {
         !name.isEmpty && name.utf8.count <= maxNameLength && name.utf8.allSatisfy(isNameByte)
     }
 
+    /// Whether `text` holds a `{` or a `}`: without one it is a single literal, read as written.
+    public static func hasBraces(_ text: String) -> Bool {
+        var contiguous = text
+        return contiguous.withUTF8 { utf8 in
+            utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
+        }
+    }
+
     /// The text cut into literal text and placeholders, in order; adjacent literal text is merged.
     public static func parse(_ text: String) -> [TemplatePart] {
         // Most texts have no braces at all: one literal, without copying the bytes.
-        var contiguous = text
-        let hasBraces = contiguous.withUTF8 { utf8 in
-            utf8.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }
-        }
-        guard hasBraces else {
+        guard hasBraces(text) else {
             return text.isEmpty ? [] : [.text(text)]
         }
         let bytes = Array(text.utf8)
@@ -74,10 +78,7 @@ public enum Placeholders {
     /// (unpadded), and unset names shown as `{name}`: the channel's `Text` property.
     public static func expand(_ text: String, counters: CounterSet, at t: Instant) -> String {
         // Most texts have no braces: the text itself, not a copy of it.
-        var contiguous = text
-        guard contiguous.withUTF8({ $0.contains { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") } }) else {
-            return text
-        }
+        guard hasBraces(text) else { return text }
         var result = ""
         for part in parse(text) {
             switch part {

@@ -28,6 +28,12 @@ extension Tape {
         for (number, message) in messages.enumerated() {
             if number > 0 { content += separator }
             let start = content.utf8.count
+            guard Placeholders.hasBraces(message.text) else {
+                // One literal: appended as it is.
+                content += message.text
+                messageBytes.append(start..<content.utf8.count)
+                continue
+            }
             for part in Placeholders.parse(message.text) {
                 switch part {
                 case let .text(literal):

@@ -73,6 +73,11 @@ public struct Tape: Sendable {
                     var clusters = 0
                     // The last one-scalar cluster seen before printable ASCII (a separator's `•`).
                     var repeated: RepeatedScalar?
+                    // The last non-ASCII scalar seen to begin a cluster after printable ASCII (the
+                    // `•` after a separator's space): whether a scalar joins the printable ASCII
+                    // before it depends on that scalar alone (it joins only as Extend, ZWJ or
+                    // SpacingMark), so it is cut there again without asking the breaker.
+                    var startsAfterASCII: UInt32?
                     while byte < count {
                         let lead = raw[byte]
                         if lead >= 0x20, lead < 0x7F {
@@ -81,7 +86,10 @@ public struct Tape: Sendable {
                             // non-ASCII byte follows (that one takes the general path below).
                             var end = byte + 1
                             while end < count, raw[end] >= 0x20, raw[end] < 0x7F { end += 1 }
-                            if end < count, raw[end] >= 0x80 { end -= 1 }
+                            if end < count, raw[end] >= 0x80,
+                               startsAfterASCII == nil || RepeatedScalar.packScalar(raw, at: end) != startsAfterASCII {
+                                end -= 1
+                            }
                             if end > byte {
                                 let firstCell = cell
                                 for offset in byte..<end {
@@ -112,6 +120,9 @@ public struct Tape: Sendable {
                             guard let cluster = text[start...].first else { break }
                             clusterBytes = cluster.utf8.count
                             clusterCells = CellWidth.of(cluster)
+                            if clusterBytes == 1, lead >= 0x20, lead < 0x7F, byte + 1 < count, raw[byte + 1] >= 0x80 {
+                                startsAfterASCII = RepeatedScalar.packScalar(raw, at: byte + 1)
+                            }
                             repeated = RepeatedScalar(raw, at: byte, clusterBytes: clusterBytes, cells: clusterCells) ?? repeated
                         }
                         byteOut[clusters] = byte
@@ -156,6 +167,14 @@ public struct Tape: Sendable {
     /// The content: ``text`` without the gap.
     public var content: String {
         String(decoding: bytes[0..<byteStart[contentClusterCount]], as: UTF8.self)
+    }
+
+    /// ``text`` without its gap, byte for byte: the messages and separators the tape was built
+    /// from as they read (``content`` is the clusters that start before the gap, which reach
+    /// into it when the gap begins with a combining mark).
+    public var textBeforeGap: String {
+        // The gap's bytes begin a scalar: the prefix is a whole string, copied without decoding.
+        String(Substring(text.utf8.dropLast(gap.utf8.count)))
     }
 
     /// The cell width of cluster `index`.
@@ -267,6 +286,14 @@ struct RepeatedScalar {
         case 0xF0..<0xF8: return 4
         default: return 0
         }
+    }
+
+    /// The UTF-8 bytes of the scalar that starts at `byte` (``pack(_:at:length:)``); nil when
+    /// they do not fit in `raw` or `byte` starts no scalar.
+    static func packScalar(_ raw: UnsafeBufferPointer<UInt8>, at byte: Int) -> UInt32? {
+        let length = scalarLength(raw[byte])
+        guard length > 0, byte + length <= raw.count else { return nil }
+        return pack(raw, at: byte, length: length)
     }
 
     static func pack(_ raw: UnsafeBufferPointer<UInt8>, at byte: Int, length: Int) -> UInt32 {
