@@ -89,6 +89,49 @@ import TickerModel
         }
     }
 
+    @Test("property: found by slot, the same order as by id, when slots are reused and moved")
+    func bySlotAsByID() {
+        var rng = SeededRandom(seed: 0x510F)
+        for trial in 0..<500 {
+            let count = Int.random(in: 0...20, using: &rng)
+            let showing = (0..<count).map { "s\($0)" }
+            // The slots as the last evaluation found them: distinct, in no order.
+            let showingSlots = Array((0..<(count + 10)).shuffled(using: &rng).prefix(count))
+            var slotOf = Dictionary(uniqueKeysWithValues: zip(showing, showingSlots))
+            var free = Array(Set(0..<(count + 30)).subtracting(showingSlots)).shuffled(using: &rng)
+            // Some leave (their slot may go to a newcomer), some move to another slot (replaced).
+            var items: [(entry: ActiveScheduleEntry, slot: Int)] = []
+            var released: [Int] = []
+            for id in showing {
+                switch Int.random(in: 0..<6, using: &rng) {
+                case 0: released.append(slotOf[id]!)
+                case 1:
+                    slotOf[id] = free.removeLast()
+                    fallthrough
+                default:
+                    items.append((Self.entry(id, priority: Int.random(in: -1...1, using: &rng),
+                                             start: Int64.random(in: 0...3, using: &rng)), slotOf[id]!))
+                }
+            }
+            for k in 0..<Int.random(in: 0...12, using: &rng) {
+                let slot = !released.isEmpty && Bool.random(using: &rng) ? released.removeLast() : free.removeLast()
+                items.append((Self.entry("n\(k)", priority: Int.random(in: -1...1, using: &rng),
+                                         start: Int64.random(in: 0...3, using: &rng),
+                                         urgent: Int.random(in: 0..<10, using: &rng) == 0), slot))
+            }
+            items.shuffle(using: &rng)
+            let continuing = showing.isEmpty || Int.random(in: 0..<5, using: &rng) == 0 ? nil : showing.randomElement(using: &rng)
+            let direction: Direction = Bool.random(using: &rng) ? .left : .right
+            let bySlot = TapeArrangement(showing: showing, showingSlots: showingSlots, direction: direction, continuing: { continuing })
+                .ordered(items, entry: \.entry, slot: \.slot).map(\.entry.id)
+            let byID = TapeArrangement(showing: showing, direction: direction, continuing: { continuing })
+                .ordered(items.map(\.entry)).map(\.id)
+            #expect(bySlot == byID, "trial \(trial)")
+            #expect(byID == Self.reference(items.map(\.entry), showing: showing, continuing: continuing, direction: direction),
+                    "trial \(trial)")
+        }
+    }
+
     /// One message at a time: the kept ones by priority then place, each joining one (in tape
     /// order) after the others of its priority, then those of the anchor's priority next to it.
     static func reference(_ active: [ActiveScheduleEntry], showing: [String], continuing: String?, direction: Direction) -> [String] {

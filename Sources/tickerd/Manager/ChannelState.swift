@@ -17,6 +17,9 @@ struct ChannelState: Sendable {
     var activeIDs: [String]
     /// The texts on the tape now, in tape order (to notice an `Update` of an active text).
     var activeTexts: [String]
+    /// The message table's slot of each of ``activeIDs`` as the last evaluation found them
+    /// (empty when unknown, after a restore), to find them again without hashing their ids.
+    var activeSlots: [Int] = []
     /// Counters and per-message effects (dots, reveal) of this channel.
     var effects: EffectState
     /// Whether the tape of ``activeIDs`` waits to be applied: a change came while the previous one
@@ -24,6 +27,9 @@ struct ChannelState: Sendable {
     /// is applied when that one settles. Not stored: a restored channel is held, so the first
     /// evaluation after a restart applies whatever differs.
     var tapeHeld = false
+    /// The text of ``activeTexts`` as the tape built from them reads, noted when that tape is
+    /// built, so that ``text(at:)`` of a channel without counters costs no second join.
+    var builtText: BuiltText?
     /// A digest of the configuration file's section for this channel when it was last applied,
     /// so a restart keeps runtime `Configure` changes unless the file itself changed.
     var configDigest: String?
@@ -47,7 +53,10 @@ struct ChannelState: Sendable {
     /// The full text of the active messages at `t`, counters written out, for screen readers
     /// and tooltips.
     func text(at t: Instant) -> String {
-        activeTexts.map { Placeholders.expand($0, counters: effects.counters, at: t) }
+        if effects.counters.isEmpty, let built = builtText, built.matches(activeTexts, separator: settings.separator) {
+            return built.text
+        }
+        return activeTexts.map { Placeholders.expand($0, counters: effects.counters, at: t) }
             .joined(separator: settings.separator)
     }
 
@@ -68,5 +77,22 @@ struct ChannelState: Sendable {
     /// The frame a viewer of `columns` sees at `t`, effects applied.
     func frame(columns: Int, at t: Instant) -> Frame {
         timeline.frame(columns: columns, at: t, effects: effects)
+    }
+}
+
+/// A channel's texts joined as its tape reads them, with what they were built from.
+struct BuiltText: Sendable {
+    /// The texts, in tape order.
+    let texts: [String]
+    /// The separator between them.
+    let separator: String
+    /// The texts joined by the separator, `{{` and `}}` read as braces and every `{name}` as
+    /// written (the tape's text before its gap, built without counters).
+    let text: String
+
+    /// Whether this is the text of `texts` joined by `separator` (the same array is recognised
+    /// without comparing its strings).
+    func matches(_ texts: [String], separator: String) -> Bool {
+        separator == self.separator && texts == self.texts
     }
 }

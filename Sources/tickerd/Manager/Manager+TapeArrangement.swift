@@ -12,8 +12,10 @@ extension Manager {
         let timeline = channel.timeline
         let tape = timeline.pending?.tape ?? timeline.tape
         let name = channel.name
+        let showing = tape.layout?.messages.map(\.key) ?? []
         return TapeArrangement(
-            showing: tape.layout?.messages.map(\.key) ?? [], direction: timeline.direction,
+            showing: showing, showingSlots: showing == channel.activeIDs ? channel.activeSlots : nil,
+            direction: timeline.direction,
             continuing: {
                 if let narrowest = self.narrowestViewer(channel: name), narrowest >= tape.contentWidth { return nil }
                 return timeline.continuingMessage(at: t, seamColumns: self.seamColumns(channel: name))

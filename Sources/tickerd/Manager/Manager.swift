@@ -283,11 +283,11 @@ final class Manager {
             // looked at only when a counter may change their layout.
             let touched = everyChannel || changed.contains(name) || channel.tapeHeld
             guard touched || !channel.effects.counters.isEmpty else { continue }
-            let (ids, texts) = touched
+            let (ids, texts, slots) = touched
                 ? messages.activeMessages(
                     inChannel: name, phaseLocked: channel.settings.phase == .wallClock,
                     arrangement: tapeArrangement(for: channel, at: t))
-                : (channel.activeIDs, channel.activeTexts)
+                : (channel.activeIDs, channel.activeTexts, channel.activeSlots)
             let restarted = ids.contains { endedExplicitly.contains($0) }
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.
@@ -330,6 +330,9 @@ final class Manager {
             }
             channel.activeIDs = ids
             channel.activeTexts = texts
+            channel.activeSlots = slots
+            channel.builtText = channel.effects.counters.isEmpty
+                ? BuiltText(texts: texts, separator: channel.settings.separator, text: tape.textBeforeGap) : nil
             for id in started {
                 emit(.messageStarted(channel: name, id: id))
                 if let record = messages[id] {

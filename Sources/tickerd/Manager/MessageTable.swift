@@ -164,21 +164,21 @@ struct MessageTable: Sendable {
         changedChannels.insert(channel)
     }
 
-    /// The ids and texts of the messages on `channel`'s tape as of the last
+    /// The ids, texts and slots of the messages on `channel`'s tape as of the last
     /// ``takeChangedChannels(at:)``, in tape order: as `arrangement` puts them
     /// (``TapeArrangement/ordered(_:)``; by default ``ActiveScheduleEntry/tapeOrder(_:_:)``), or
     /// by priority then id when `phaseLocked` (arrival differs from screen to screen, so a
     /// phase-locked tape is ordered by what every screen knows alike, docs/rendering.md §13): the
     /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
-                        arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String]) {
+                        arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String], slots: [Int]) {
         let active = (activeSlotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
             schedule.activeEntry(atSlot: slot).map { ($0, slot) }
         }
         let ordered = phaseLocked
             ? active.sorted { a, b in a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id }
-            : arrangement.ordered(active, entry: \.entry)
-        return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" })
+            : arrangement.ordered(active, entry: \.entry, slot: \.slot)
+        return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" }, ordered.map(\.slot))
     }
 
     /// The ids of messages whose window has passed for good at `t`.

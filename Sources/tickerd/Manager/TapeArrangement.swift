@@ -8,6 +8,10 @@ struct TapeArrangement {
     /// The message ids of the tape the channel shows (or will show once a pending change has
     /// switched), in tape order: messages in it are already on the tape; any other joins it.
     var showing: [String]
+    /// The message table's slot of each message in ``showing`` (same order), when known: kept
+    /// messages are then found by slot, not by hashing every id. A slot names the same message
+    /// only while its id matches, which is checked.
+    var showingSlots: [Int]?
     /// The channel's direction: left puts a joining message before the continuing one, right
     /// after it (the stream reads the tape backwards).
     var direction: Direction
@@ -19,6 +23,15 @@ struct TapeArrangement {
     /// An arrangement for a channel that shows nothing yet: tape order
     /// (``TickerModel/ActiveScheduleEntry/tapeOrder(_:_:)``).
     static var fresh: TapeArrangement { TapeArrangement(showing: [], direction: .left, continuing: { nil }) }
+
+    /// An arrangement of the tape `showing`, read in `direction`, continuing with `continuing()`
+    /// at the change's boundary; `showingSlots` are the slots of `showing`, when known.
+    init(showing: [String], showingSlots: [Int]? = nil, direction: Direction, continuing: @escaping () -> String?) {
+        self.showing = showing
+        self.showingSlots = showingSlots.flatMap { $0.count == showing.count ? $0 : nil }
+        self.direction = direction
+        self.continuing = continuing
+    }
 
     /// `active` (the entries on the tape) in tape order: priority high to low; within a priority,
     /// the messages already on the tape in the order they have there. The joining ones, taken in
@@ -35,19 +48,44 @@ struct TapeArrangement {
     }
 
     /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each).
+    func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
+        ordered(items, entry: entry, slot: nil)
+    }
+
+    /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each), `slot` giving
+    /// each item's slot in the message table to find it in ``showingSlots``.
     ///
     /// Linear in the tape's length, but for joining messages: the kept ones are laid out by their
-    /// place on the tape (each id is hashed once), and sorted by priority only when a priority
-    /// changed among them.
-    func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
-        var place: [String: Int] = [:]
-        place.reserveCapacity(showing.count)
-        for (index, id) in showing.enumerated() where place[id] == nil { place[id] = index }
+    /// place on the tape (each id is hashed once, or each slot when the slots are known), and
+    /// sorted by priority only when a priority changed among them.
+    func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry, slot: ((Item) -> Int)?) -> [Item] {
         // The index in `items` of the kept message at each place of ``showing``.
         var keptAt = [Int](repeating: -1, count: showing.count)
         var joining: [Item] = []
-        for (index, item) in items.enumerated() {
-            if let at = place[entry(item).id] { keptAt[at] = index } else { joining.append(item) }
+        if let showingSlots, let slot {
+            var place: [Int: Int] = [:]
+            place.reserveCapacity(showing.count)
+            for (index, slot) in showingSlots.enumerated() where place[slot] == nil { place[slot] = index }
+            var missed: [(index: Int, item: Item)] = []
+            for (index, item) in items.enumerated() {
+                if let at = place[slot(item)], showing[at] == entry(item).id { keptAt[at] = index } else { missed.append((index, item)) }
+            }
+            // A message not found by its slot may still be on the tape under another slot (its
+            // slot was given to another message): looked for by id.
+            let byID = missed.count > 8 ? Self.places(of: showing) : nil
+            for (index, item) in missed {
+                let id = entry(item).id
+                if let at = byID.map({ $0[id] }) ?? showing.firstIndex(of: id), keptAt[at] < 0 {
+                    keptAt[at] = index
+                } else {
+                    joining.append(item)
+                }
+            }
+        } else {
+            let place = Self.places(of: showing)
+            for (index, item) in items.enumerated() {
+                if let at = place[entry(item).id] { keptAt[at] = index } else { joining.append(item) }
+            }
         }
         var result: [Item] = []
         result.reserveCapacity(items.count)
@@ -99,6 +137,14 @@ struct TapeArrangement {
             merged.insert(contentsOf: nextToAnchor, at: index)
         }
         return merged
+    }
+
+    /// The first place of each id in `showing`.
+    private static func places(of showing: [String]) -> [String: Int] {
+        var place: [String: Int] = [:]
+        place.reserveCapacity(showing.count)
+        for (index, id) in showing.enumerated() where place[id] == nil { place[id] = index }
+        return place
     }
 
     /// The place in ``showing`` of the first message, from the continuing one on in the stream's
