@@ -1,7 +1,7 @@
 import Testing
 import TickerSources
 
-/// The message template: fields, escapes, and errors that say where.
+/// The message template: fields, optional parts, escapes, and errors that say where.
 @Suite struct TemplateTests {
     @Test func rendersFieldsAndLiterals() throws {
         let template = try MessageTemplate(parsing: "{artist} — {title}")
@@ -34,6 +34,75 @@ import TickerSources
                 return error.column == column && error.problem.contains(words)
             }
         }
+    }
+
+    @Test func anOptionalPartShowsOnlyWhenItsFieldsAreNotEmpty() throws {
+        let music = try MessageTemplate(parsing: "♪ [{artist} — ]{title}")
+        #expect(music.fieldNames == ["artist", "title"])
+        #expect(music.render(["artist": "Nina Simone", "title": "Sinnerman"]) == "♪ Nina Simone — Sinnerman")
+        #expect(music.render(["title": "Radio Paradise"]) == "♪ Radio Paradise")
+        #expect(music.render(["artist": "", "title": "Radio Paradise"]) == "♪ Radio Paradise")
+        #expect(music.render(["artist": "  ", "title": "Radio Paradise"]) == "♪ Radio Paradise")
+
+        let note = try MessageTemplate(parsing: "{app}: {summary}[ — {body}]")
+        #expect(note.render(["app": "Firefox", "summary": "Done", "body": "report.pdf"]) == "Firefox: Done — report.pdf")
+        #expect(note.render(["app": "Firefox", "summary": "Done", "body": ""]) == "Firefox: Done")
+    }
+
+    @Test func aPartWithSeveralFieldsNeedsAllOfThem() throws {
+        let template = try MessageTemplate(parsing: "[{count} new mails from {sender}]")
+        #expect(template.render(["count": "3", "sender": "Ann"]) == "3 new mails from Ann")
+        #expect(template.render(["count": "3"]) == "")
+        #expect(template.render(["sender": "Ann"]) == "")
+        // Two fields alone are a part too: both or nothing.
+        let both = try MessageTemplate(parsing: "x[{a}{b}]y")
+        #expect(both.render(["a": "1", "b": "2"]) == "x12y")
+        #expect(both.render(["a": "1"]) == "xy")
+        // Several parts are independent of each other.
+        let several = try MessageTemplate(parsing: "[{a}, ][{b}, ]{c}")
+        #expect(several.render(["a": "A", "c": "C"]) == "A, C")
+        #expect(several.render(["b": "B", "c": "C"]) == "B, C")
+        #expect(several.pieces == [
+            .optional([.field("a"), .literal(", ")]), .optional([.field("b"), .literal(", ")]), .field("c"),
+        ])
+    }
+
+    @Test func doubledBracketsAreLiteralInsideAndOutsideParts() throws {
+        let template = try MessageTemplate(parsing: "[[{app}]] {summary}[ [[{body}]]]")
+        #expect(template.render(["app": "mutt", "summary": "New", "body": "Ann"]) == "[mutt] New [Ann]")
+        #expect(template.render(["app": "mutt", "summary": "New"]) == "[mutt] New")
+        #expect(template.pieces == [
+            .literal("["), .field("app"), .literal("] "), .field("summary"),
+            .optional([.literal(" ["), .field("body"), .literal("]")]),
+        ])
+        // Braces keep their meaning inside a part.
+        #expect(try MessageTemplate(parsing: "[{{{x}}} ]").render(["x": "v"]) == "{v} ")
+    }
+
+    @Test func malformedPartsSayWhereAndWhy() {
+        let cases: [(String, Int, String)] = [
+            ("♪ [{artist} — {title}", 3, "never closed with ']'"),
+            ("{title} ]", 9, "']' without a '['"),
+            ("[{a} [{b}] ]", 6, "parts do not nest"),
+            ("[note] {summary}", 1, "has no field"),
+            ("x [] y", 3, "has no field"),
+            ("[{app}] {summary}", 1, "holds only a field"),
+            ("[{a} {b]", 8, "cannot be part of a field name"),
+            ("[{a} }]", 6, "without a '{'"),
+        ]
+        for (text, column, words) in cases {
+            #expect {
+                _ = try MessageTemplate(parsing: text)
+            } throws: { error in
+                guard let error = error as? TemplateError else { return false }
+                return error.column == column && error.problem.contains(words)
+            }
+        }
+    }
+
+    @Test func unknownFieldsInsidePartsAreNamed() throws {
+        let template = try MessageTemplate(parsing: "[{artst} — ]{title}")
+        #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
     }
 
     @Test func unknownFieldsAreNamed() throws {
