@@ -1,5 +1,6 @@
 import Testing
 import TickerSources
+import TestSupport
 
 /// The message template: fields, optional parts, escapes, and errors that say where.
 @Suite struct TemplateTests {
@@ -100,6 +101,61 @@ import TickerSources
         }
     }
 
+    /// Short random texts of fields, braces, brackets and letters: each is refused at a column
+    /// within it, or parsed into pieces that, written back with braces and brackets doubled, parse
+    /// the same, hold no part in a part, and whose parts vanish exactly when a field in them is empty.
+    @Test func randomTemplatesParseOrSayWhere() throws {
+        let tokens = ["{a}", "{b}", "[", "]", "[[", "]]", "{{", "}}", "{", "}", "a", " — "]
+        let inner = ["{a}", "{b}", " — ", "x", "[[", "]]", "{{", "}}"]
+        var random = SeededRandom(seed: 0x7E4D)
+        var parsedWithParts = 0
+        for _ in 0..<20_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...6, using: &random) {
+                if Int.random(in: 0..<4, using: &random) == 0 {
+                    let count = Int.random(in: 1...3, using: &random)
+                    text += "[" + (0..<count).map { _ in inner.randomElement(using: &random)! }.joined() + "]"
+                } else {
+                    text += tokens.randomElement(using: &random)!
+                }
+            }
+            let template: MessageTemplate
+            do {
+                template = try MessageTemplate(parsing: text)
+            } catch {
+                #expect((1...text.unicodeScalars.count).contains(error.column), "'\(text)': \(error)")
+                continue
+            }
+            func written(_ pieces: [MessageTemplate.Piece]) -> String {
+                pieces.map { piece in
+                    switch piece {
+                    case .literal(let literal):
+                        literal.unicodeScalars.map { "{}[]".unicodeScalars.contains($0) ? "\($0)\($0)" : "\($0)" }.joined()
+                    case .field(let name): "{\(name)}"
+                    case .optional(let inner): "[" + written(inner) + "]"
+                    }
+                }.joined()
+            }
+            #expect(try MessageTemplate(parsing: written(template.pieces)) == template, "'\(text)'")
+            let parts = template.pieces.compactMap { if case .optional(let inner) = $0 { inner } else { nil } }
+            #expect(!parts.joined().contains { if case .optional = $0 { true } else { false } }, "'\(text)' nests")
+            guard !parts.isEmpty else { continue }
+            parsedWithParts += 1
+            let everything = Dictionary(uniqueKeysWithValues: template.fieldNames.map { ($0, "<\($0)>") })
+            let withoutA = everything.merging(["a": ""]) { $1 }
+            let expected = template.pieces.map { piece -> String in
+                switch piece {
+                case .literal(let literal): literal
+                case .field(let name): withoutA[name] ?? ""
+                case .optional(let inner):
+                    inner.contains(.field("a")) ? "" : MessageTemplate.Piece.optional(inner).shown(withoutA)
+                }
+            }.joined()
+            #expect(template.render(withoutA) == expected, "'\(text)'")
+        }
+        #expect(parsedWithParts > 500, "\(parsedWithParts) texts with parts")
+    }
+
     @Test func unknownFieldsInsidePartsAreNamed() throws {
         let template = try MessageTemplate(parsing: "[{artst} — ]{title}")
         #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
@@ -118,5 +174,19 @@ import TickerSources
         #expect(odd == binding.messageID(of: "a key with spaces ✓"))
         #expect(odd.hasPrefix("src/music/#") && odd.utf8.count == 27)
         #expect(binding.messageID(of: String(repeating: "k", count: 200)).utf8.count <= 128)
+    }
+}
+
+extension MessageTemplate.Piece {
+    /// A part's text when all of its fields are set in `fields`.
+    fileprivate func shown(_ fields: [String: String]) -> String {
+        guard case .optional(let inner) = self else { return "" }
+        return inner.map { piece in
+            switch piece {
+            case .literal(let literal): literal
+            case .field(let name): fields[name] ?? ""
+            case .optional: ""
+            }
+        }.joined()
     }
 }

@@ -12,22 +12,27 @@ struct TemplateParser {
     mutating func parse() throws(TemplateError) -> [MessageTemplate.Piece] {
         var pieces = Pieces()
         var part: (start: Int, pieces: Pieces)?
+        /// Adds to the open part, or to the text outside parts.
+        func add(_ change: (inout Pieces) -> Void) {
+            if part != nil { change(&part!.pieces) } else { change(&pieces) }
+        }
         while let scalar = next() {
             switch scalar {
             case _ where Self.isSpecial(scalar) && characters.first == scalar:
                 characters.removeFirst()
                 column += 1
-                if part != nil { part?.pieces.append(scalar) } else { pieces.append(scalar) }
+                add { $0.append(scalar) }
             case "{":
                 let name = try fieldName()
-                if part != nil { part?.pieces.append(field: name) } else { pieces.append(field: name) }
+                add { $0.append(field: name) }
             case "}":
                 throw TemplateError(column: column, problem: "'}' without a '{' (write '}}' for a brace)")
             case "[":
                 if let part {
                     throw TemplateError(
                         column: column,
-                        problem: "'[' inside the optional part opened at column \(part.start) (parts do not nest; write '[[' for a bracket)")
+                        problem: "'[' inside the optional part opened at column \(part.start) "
+                            + "(parts do not nest; write '[[' for a bracket)")
                 }
                 part = (column, Pieces())
             case "]":
@@ -37,11 +42,12 @@ struct TemplateParser {
                 pieces.append(optional: try Self.checked(open.pieces.finished, start: open.start))
                 part = nil
             default:
-                if part != nil { part?.pieces.append(scalar) } else { pieces.append(scalar) }
+                add { $0.append(scalar) }
             }
         }
         if let part {
-            throw TemplateError(column: part.start, problem: "the optional part opened here is never closed with ']' (write '[[' for a bracket)")
+            throw TemplateError(
+                column: part.start, problem: "the optional part opened here is never closed with ']' (write '[[' for a bracket)")
         }
         return pieces.finished
     }
@@ -49,11 +55,14 @@ struct TemplateParser {
     /// An optional part's pieces, refused when the part could never be left out (no field) or
     /// would always show the same as without brackets (one field alone): both are what a text
     /// that meant literal brackets looks like.
-    private static func checked(_ pieces: [MessageTemplate.Piece], start: Int) throws(TemplateError) -> [MessageTemplate.Piece] {
+    private static func checked(
+        _ pieces: [MessageTemplate.Piece], start: Int
+    ) throws(TemplateError) -> [MessageTemplate.Piece] {
         let fields = pieces.filter { if case .field = $0 { true } else { false } }
         guard !fields.isEmpty else {
             throw TemplateError(
-                column: start, problem: "the optional part opened here has no field, so it always shows (write '[[' and ']]' for brackets)")
+                column: start,
+                problem: "the optional part opened here has no field, so it always shows (write '[[' and ']]' for brackets)")
         }
         guard pieces.count > 1 else {
             throw TemplateError(
@@ -69,7 +78,9 @@ struct TemplateParser {
         var name = ""
         while let inner = next() {
             if inner == "}" {
-                guard !name.isEmpty else { throw TemplateError(column: start, problem: "empty field name '{}' (write '{{}}' for braces)") }
+                guard !name.isEmpty else {
+                    throw TemplateError(column: start, problem: "empty field name '{}' (write '{{}}' for braces)")
+                }
                 guard name.unicodeScalars.count <= 64 else {
                     throw TemplateError(column: start, problem: "field name longer than 64 characters")
                 }
