@@ -236,4 +236,26 @@ import TestSupport
         #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Chat: Hi / there"] })
         #expect(try fixture.messages(of: "other").isEmpty)
     }
+
+    @Test func aNotificationWithoutABodyHasNoDanglingSeparator() throws {
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "notes"
+            type = "notifications"
+            template = "{app}: {summary}[ — {body}]"
+            """)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        let texts = { try fixture.messages(of: "notes").map(\.text) }
+
+        let bare = try notifySend(fixture, ["-p", "-a", "Firefox", "Download complete"])
+        #expect(try fixture.wait { try texts() == ["Firefox: Download complete"] }, "\(String(describing: try? texts()))")
+        // The same notification given a body shows it after the separator.
+        _ = try notifySend(fixture, ["-r", bare, "-a", "Firefox", "Download complete", "report.pdf"])
+        #expect(try fixture.wait { try texts() == ["Firefox: Download complete — report.pdf"] },
+                "\(String(describing: try? texts()))")
+        // A body that is only markup or white space is empty once made plain text.
+        _ = try notifySend(fixture, ["-r", bare, "-a", "Firefox", "Download complete", "<b> </b>"])
+        #expect(try fixture.wait { try texts() == ["Firefox: Download complete"] }, "\(String(describing: try? texts()))")
+    }
 }

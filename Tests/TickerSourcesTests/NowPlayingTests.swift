@@ -11,8 +11,9 @@ import TestSupport
             .first { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// A two-second 440 Hz mono WAV whose INFO chunk names `title` and `artist`.
-    static func writeTrack(_ path: String, title: String, artist: String) throws {
+    /// A two-second 440 Hz mono WAV whose INFO chunk names `title` and `artist` (none when nil,
+    /// as a radio stream or a video has no artist).
+    static func writeTrack(_ path: String, title: String, artist: String?) throws {
         func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] {
             var padded = body
             if padded.count % 2 == 1 { padded.append(0) }
@@ -27,7 +28,8 @@ import TestSupport
             samples += le16(value & 0xFFFF)
         }
         let format = le16(1) + le16(1) + le32(rate) + le32(rate * 2) + le16(2) + le16(16)
-        let info = Array("INFO".utf8) + chunk("INAM", Array(title.utf8) + [0]) + chunk("IART", Array(artist.utf8) + [0])
+        let info = Array("INFO".utf8) + chunk("INAM", Array(title.utf8) + [0])
+            + (artist.map { chunk("IART", Array($0.utf8) + [0]) } ?? [])
         let body = Array("WAVE".utf8) + chunk("fmt ", format) + chunk("LIST", info) + chunk("data", samples)
         try Data(Array("RIFF".utf8) + le32(body.count) + body).write(to: URL(fileURLWithPath: path))
     }
@@ -149,5 +151,36 @@ import TestSupport
         player.kill(SIGTERM)
         _ = try player.wait(timeout: .seconds(10))
         #expect(try fixture.messages(of: "music").isEmpty)
+    }
+
+    @Test func aTrackWithoutAnArtistReadsAsItsTitleAlone() throws {
+        let plugin = try #require(Self.plugin, "mpv-mpris is not installed (make deps)")
+        let files = try TemporaryDirectory(prefix: "now-playing")
+        try Self.writeTrack(files.file("stream.wav"), title: "Radio Paradise", artist: nil)
+        try Self.writeTrack(files.file("song.wav"), title: "Sinnerman", artist: "Nina Simone")
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "music"
+            type = "mpris"
+            template = "♪ [{artist} — ]{title}"
+            paused = "⏸ [{artist} — ]{title}"
+            """)
+        try fixture.startService()
+        let texts = { try fixture.messages(of: "music").map(\.text) }
+
+        // No artist: no dangling separator, while playing and while paused.
+        let stream = try Self.player(files.file("stream.wav"), fixture: fixture, plugin: plugin)
+        defer { stream.kill(SIGKILL) }
+        #expect(try fixture.wait(Self.playerStart) { try texts() == ["♪ Radio Paradise"] },
+                "\(String(describing: try? texts())) \(Self.log(of: files.file("stream.wav")))")
+        let streamName = try #require(try Self.busName(of: stream.pid, fixture: fixture))
+        try Self.control(streamName, "Pause", fixture: fixture)
+        #expect(try fixture.wait { try texts() == ["⏸ Radio Paradise"] }, "\(String(describing: try? texts()))")
+
+        // A track with an artist shows the part, separator included.
+        let song = try Self.player(files.file("song.wav"), fixture: fixture, plugin: plugin)
+        defer { song.kill(SIGKILL) }
+        #expect(try fixture.wait(Self.playerStart) { try texts() == ["♪ Nina Simone — Sinnerman"] },
+                "\(String(describing: try? texts())) \(Self.log(of: files.file("song.wav")))")
     }
 }

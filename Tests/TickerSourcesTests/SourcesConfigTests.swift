@@ -42,6 +42,8 @@ import TickerSources
         let cases: [(String, Int, String, String)] = [
             (header + "template = \"{output\"", 6, "source[1].template", "never closed"),
             (header + "template = \"{artist}\"", 6, "source[1].template", "unknown field '{artist}'"),
+            (header + "template = \"[{output} x\"", 6, "source[1].template", "column 1: the optional part opened here is never closed"),
+            (header + "template = \"[load] {output}\"", 6, "source[1].template", "column 1: the optional part opened here has no field"),
             (header + "template = \"{output}\"\ncolour = 1", 7, "source[1].colour", "unknown key"),
             (header + "template = \"x\"\nurl = \"not a link\"", 7, "source[1].url", "absolute URI"),
             (header + "template = \"x\"\nchannel = \"no-dash\"", 7, "source[1].channel", "channel names"),
