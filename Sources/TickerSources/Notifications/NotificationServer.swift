@@ -89,7 +89,7 @@ public final class NotificationServer: ItemSource {
     /// closed (reason 1).
     private func restoreSaved(_ context: SourceContext) {
         let file = SavedState<SavedNotifications>(
-            "notifications-\(context.name).json", in: context.state, holding: "the notifications", logger: context.logger)
+            SourceStateStore.fileName(kind: Self.kind.name, source: context.name), in: context.state, holding: "the notifications", logger: context.logger)
         saved = file
         guard let last = file.load() else { return }
         for entry in last.entries.suffix(limit) where notifications[entry.id] == nil {
