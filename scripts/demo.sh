@@ -82,7 +82,9 @@ file = "$work/demo.ics"
 priority = 5
 template = "It's {summary}!"
 TOML
-"$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" 2> "$work/sources.log" &
+# Its own state folder: the user's (~/.local/state/tickerd-sources) holds the state of their real
+# sources, which a service given only the demo's sources would remove.
+"$bin/tickerd-sources" --bus "$address" --config "$work/sources.toml" --state "$work/state" 2> "$work/sources.log" &
 pids+=($!)
 
 # Every line printed between "Try in another terminal:" and "Ctrl-C to stop." is a command that

@@ -95,6 +95,56 @@ import TestSupport
         }, "\(monitor.standardOutput)")
     }
 
+    @Test func aRestartedAppHearsTheActionAndCloseOfItsRestoredNotifications() throws {
+        let fixture = try SourcesFixture(sources: Self.config)
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        // The app (gdbus: one connection per call, so its unique name goes when it exits) posts
+        // two notifications that stay until closed, one with a default action.
+        let gdbus = ["call", "--address", fixture.address, "--dest", "org.freedesktop.Notifications",
+                     "--object-path", "/org/freedesktop/Notifications", "--method"]
+        func notify(_ summary: String, actions: String) throws -> String {
+            let reply = try fixture.ok("gdbus", gdbus + [
+                "org.freedesktop.Notifications.Notify", "Mail", "0", "", summary, "", actions, "{}", "0",
+            ])
+            return try #require(reply.split(separator: " ").last.map { $0.filter(\.isNumber) })
+        }
+        let clicked = try notify("Clicked later", actions: "['default', 'Open']")
+        let closed = try notify("Closed later", actions: "[]")
+        #expect(try fixture.wait { try fixture.messages(of: "notes").count == 2 })
+
+        // tickerd-sources restarts and takes them up under the same ids.
+        try fixture.killService()
+        try fixture.startService()
+        try Self.waitForServer(fixture)
+        #expect(fixture.wait { fixture.log.contains("went on with 2 notifications") }, "\(fixture.log)")
+
+        // The app, started again, is a new connection with a new unique name: an ordinary match
+        // rule on the server's signals (gdbus monitor; not an eavesdropping dbus-monitor).
+        let app = try ChildProcess("gdbus", [
+            "monitor", "--address", fixture.address, "--dest", "org.freedesktop.Notifications",
+            "--object-path", "/org/freedesktop/Notifications",
+        ])
+        defer { app.kill() }
+        #expect(app.waitForOutput(timeout: .seconds(5)) { $0.contains("org.freedesktop.Notifications is owned by") },
+                "\(app.standardOutput)")
+
+        // A click on the message: the app hears ActionInvoked and NotificationClosed (2).
+        try fixture.ok("busctl", ["--address=\(fixture.address)", "call", "io.github.tickerd.Ticker1",
+                                  "/io/github/tickerd/Ticker1/channel/alerts", "io.github.tickerd.Ticker1.Channel",
+                                  "Activate", "s", "src/notes/\(clicked)"])
+        #expect(app.waitForOutput(timeout: .seconds(5)) {
+            $0.contains("org.freedesktop.Notifications.ActionInvoked (uint32 \(clicked), 'default')")
+                && $0.contains("org.freedesktop.Notifications.NotificationClosed (uint32 \(clicked), uint32 2)")
+        }, "\(app.standardOutput)\n\(fixture.log)")
+        // The app closes the other by the id it kept: it hears NotificationClosed (3).
+        try fixture.ok("gdbus", gdbus + ["org.freedesktop.Notifications.CloseNotification", closed])
+        #expect(app.waitForOutput(timeout: .seconds(5)) {
+            $0.contains("org.freedesktop.Notifications.NotificationClosed (uint32 \(closed), uint32 3)")
+        }, "\(app.standardOutput)")
+        #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
+    }
+
     @Test func aLongOrBidiMarkedNotificationIsShownNotRefused() throws {
         let fixture = try SourcesFixture(sources: Self.config)
         try fixture.startService()
@@ -225,8 +275,9 @@ import TestSupport
             interval = "1s"
             template = "{output}"
             """.write(toFile: directory.file("sources.toml"), atomically: true, encoding: .utf8)
+        // Its own state folder, never the user's.
         let second = try ChildProcess(TickerdProcess.binary("tickerd-sources"), [
-            "--bus", fixture.address, "--config", directory.file("sources.toml"),
+            "--bus", fixture.address, "--config", directory.file("sources.toml"), "--state", directory.file("state"),
         ])
         defer { second.kill(SIGKILL) }
         #expect(second.waitForError(timeout: .seconds(10)) { $0.contains("owns org.freedesktop.Notifications; this source stays idle") })

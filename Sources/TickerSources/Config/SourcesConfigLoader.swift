@@ -99,7 +99,7 @@ public struct SourcesConfigLoader {
         }
         try table.rejectUnknownKeys(Self.commonKeys.union(kind.formKeys).union(kind.keys))
         guard let name = try table.string("name") else { throw table.error(nil, "missing key 'name'") }
-        guard (1...32).contains(name.utf8.count), name.utf8.allSatisfy(Self.isNameByte) else {
+        guard Self.isSourceName(name) else {
             throw table.error("name", "a source name is 1 to 32 of A-Z, a-z, 0-9, _ and -")
         }
         let channel = try table.string("channel") ?? "main"
@@ -126,6 +126,11 @@ public struct SourcesConfigLoader {
             binding: binding, kind: type, needsNetwork: try kind.needsNetwork(table), source: try kind.make(table))
         entry.fingerprint = table.fingerprint
         return entry
+    }
+
+    /// Whether `name` may name a source: 1 to 32 of `A-Z a-z 0-9 _ -`.
+    static func isSourceName(_ name: some StringProtocol) -> Bool {
+        (1...32).contains(name.utf8.count) && name.utf8.allSatisfy(isNameByte)
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -71,7 +71,7 @@ public final class FeedSource: ItemSource {
     }
 
     private func restoreSaved(_ context: SourceContext) {
-        let file = SavedState<SavedFeed>("feed-\(context.name).json", in: context.state, holding: "the feed's items", logger: context.logger)
+        let file = SavedState<SavedFeed>(SourceStateStore.fileName(kind: Self.kind.name, source: context.name), in: context.state, holding: "the feed's items", logger: context.logger)
         saved = file
         let now = LeaseManager.now()
         guard let last = file.load(), last.lastGood + subscription.ttl > now, subscription.restore(last) else { return }

@@ -60,7 +60,7 @@ public final class MQTTSource: ItemSource {
     public func start(_ context: SourceContext) throws {
         self.context = context
         let saved = SavedState<FleetReceipts>(
-            "mqtt-\(context.name).json", in: context.state, holding: "when each ttl message was received", logger: context.logger)
+            SourceStateStore.fileName(kind: Self.kind.name, source: context.name), in: context.state, holding: "when each ttl message was received", logger: context.logger)
         savedReceipts = saved
         receipts = saved.load() ?? FleetReceipts()
         let loop = context.loop

@@ -12,8 +12,6 @@ struct HeldNotification: Codable, Equatable {
     var actions: [String]
     /// When it expires (microseconds since the epoch); nil: when it is closed.
     var expires: Int64?
-    /// The unique bus name of its sender (`ActionInvoked` goes there).
-    var sender: String?
     /// Its stack tag (`x-dunst-stack-tag`, `x-canonical-private-synchronous`): a later
     /// notification of the same app and tag replaces it.
     var tag: String?

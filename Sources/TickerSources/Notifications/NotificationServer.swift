@@ -17,6 +17,9 @@ import TOMLConfig
 /// - summaries and bodies are shown as plain text (markup stripped, whitespace made single);
 /// - a notification ends with `NotificationClosed`: 1 expired, 2 dismissed (activated), 3 closed
 ///   by `CloseNotification`; activating a message invokes the notification's `default` action;
+/// - `NotificationClosed` and `ActionInvoked` are broadcast (no destination), as gnome-shell and
+///   mako send them: every client with a match rule on them hears them, so a sender that
+///   restarted (a new unique name) still hears about the notifications of its earlier run;
 /// - the notifications held are saved in the context's state store at each change, and a
 ///   restarted service that owns the name again takes them up under the same ids: one that
 ///   stays until closed stays until it is closed, the others until their timeout (those that
@@ -86,7 +89,7 @@ public final class NotificationServer: ItemSource {
     /// closed (reason 1).
     private func restoreSaved(_ context: SourceContext) {
         let file = SavedState<SavedNotifications>(
-            "notifications-\(context.name).json", in: context.state, holding: "the notifications", logger: context.logger)
+            SourceStateStore.fileName(kind: Self.kind.name, source: context.name), in: context.state, holding: "the notifications", logger: context.logger)
         saved = file
         guard let last = file.load() else { return }
         for entry in last.entries.suffix(limit) where notifications[entry.id] == nil {
@@ -118,7 +121,7 @@ public final class NotificationServer: ItemSource {
     public func activated(key: String) {
         guard let id = UInt32(key), let notification = notifications[id] else { return }
         if notification.actions.contains("default") {
-            emit("ActionInvoked", [.uint32(id), .string("default")], to: notification.sender)
+            emit("ActionInvoked", [.uint32(id), .string("default")])
         }
         close(id, reason: 2)
     }
@@ -194,7 +197,7 @@ public final class NotificationServer: ItemSource {
             app: MarkupStripper.plainText(app), summary: MarkupStripper.plainText(summary),
             body: MarkupStripper.plainText(body), urgent: urgency >= 2,
             actions: stride(from: 0, to: actions.count - actions.count % 2, by: 2).map { actions[$0] },
-            expires: expires, sender: call.sender, tag: tag)
+            expires: expires, tag: tag)
         let id: UInt32
         if replaces == 0, let tag,
            let stacked = order.first(where: { notifications[$0]?.tag == tag && notifications[$0]?.app == notification.app }) {
@@ -220,7 +223,7 @@ public final class NotificationServer: ItemSource {
     private func close(_ id: UInt32, reason: UInt32, publishing: Bool = true) {
         guard notifications.removeValue(forKey: id) != nil else { return }
         order.removeAll { $0 == id }
-        emit("NotificationClosed", [.uint32(id), .uint32(reason)], to: nil)
+        emit("NotificationClosed", [.uint32(id), .uint32(reason)])
         if publishing { publish() }
     }
 
@@ -251,11 +254,12 @@ public final class NotificationServer: ItemSource {
         context.publish(items)
     }
 
-    private func emit(_ member: String, _ arguments: [DBusValue], to destination: String?) {
+    /// Broadcasts signal `member` of the interface (to every client whose match rule takes it).
+    private func emit(_ member: String, _ arguments: [DBusValue]) {
         guard owning, let connection = context?.connection, let path = try? ObjectPath(path) else { return }
         do {
             try connection.emitSignal(
-                path: path, interface: Self.busName, member: member, arguments: arguments, destination: destination)
+                path: path, interface: Self.busName, member: member, arguments: arguments, destination: nil)
         } catch {
             context?.logger.warning("cannot emit \(member): \(error)")
         }

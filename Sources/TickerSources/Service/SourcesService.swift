@@ -9,6 +9,7 @@ import TOMLConfig
 /// Guarantees: a source that fails to start is logged and left out; the others run. SIGTERM and
 /// SIGINT stop the sources (ending their commands) and leave the messages to their leases, so a
 /// restart adopts them without a flicker. SIGHUP reads the configuration again (see ``reload()``).
+/// At start and at each reload, the state files of sources no longer configured are removed.
 public final class SourcesService {
     private var config: SourcesConfig
     private let bus: Connection.Bus
@@ -53,6 +54,7 @@ public final class SourcesService {
         for entry in config.entries { leases.add(entry.binding) }
         try leases.start()
         leases.onActivated = { [unowned self] name, key in running[name]?.source.activated(key: key) }
+        removeUnclaimedState()
         for entry in config.entries { start(entry) }
         let stop: (Int32) -> Void = { [unowned self] signal in
             logger.info("stopping (signal \(signal)); the messages end with their leases or are adopted on restart")
@@ -75,8 +77,9 @@ public final class SourcesService {
     /// Reads the configuration again and applies the difference: sources no longer in it stop
     /// and their messages are removed; new ones start; changed ones (any key of their table)
     /// restart under the same name, so their items keep their message ids and are updated in
-    /// place; unchanged ones carry on untouched. A file that cannot be read or has a mistake is
-    /// logged with file, line and key, and the running configuration stays.
+    /// place; unchanged ones carry on untouched; the state files of sources no longer configured
+    /// are removed. A file that cannot be read or has a mistake is logged with file, line and key,
+    /// and the running configuration stays (and so do all state files).
     func reload() {
         guard let loader, let leases else {
             logger.notice("SIGHUP: restart the service to read its configuration again")
@@ -113,8 +116,25 @@ public final class SourcesService {
             start(entry)
         }
         config = next
+        removeUnclaimedState()
         logger.info(
             "reloaded: \(started) started, \(restarted) restarted, \(retired) removed, \(running.count) running; lease \(Double(next.timing.lease) / 1e6)s")
+    }
+
+    /// Removes the state files of sources that are no longer configured (a feed, notifications
+    /// or mqtt source taken out of `sources.toml`, or given another type), logging each; only
+    /// files named as this service names them (see ``SourceStateStore/removeUnclaimed(keeping:kinds:)``).
+    private func removeUnclaimedState() {
+        guard let state else { return }
+        let keeping = Set(config.entries.map { SourceStateStore.fileName(kind: $0.kind, source: $0.binding.name) })
+        let kinds = Set(SourceKinds.all.map(\.name)).union(config.entries.map(\.kind))
+        let tidying = state.removeUnclaimed(keeping: keeping, kinds: kinds)
+        for path in tidying.removed {
+            logger.notice("removed \(path): the saved state of a source no longer configured")
+        }
+        for failure in tidying.failed {
+            logger.warning("cannot remove the saved state of a source no longer configured, \(failure.path): \(failure.reason)")
+        }
     }
 
     /// Starts one configured source (logging, not throwing, when it cannot start).
