@@ -113,7 +113,8 @@ import TOMLConfig
             "future-flag": .bool(true), "future-count": .int64(7), "future-ratio": .double(0.5),
         ])
         for (payload, words) in [("[]", "JSON object"), ("{}", "empty"), (#"{"loops": -1}"#, "0 to"),
-                                 (#"{"columns": 1.5}"#, "integer"), (#"{"gap": null}"#, "got null")] {
+                                 (#"{"columns": 1.5}"#, "integer"), (#"{"gap": null}"#, "got null"),
+                                 (#"{"reset": true, "speed": 12}"#, "\"reset\" is not a setting")] {
             do {
                 _ = try FleetSettings.parse(Array(payload.utf8))
                 Issue.record("\(payload) was accepted")

@@ -19,8 +19,8 @@ import TestSupport
         let fixture: SourcesFixture
         let signals: SignalLog
 
-        init(_ sources: String) throws {
-            fixture = try SourcesFixture(sources: sources)
+        init(_ sources: String, daemonConfig: String = "") throws {
+            fixture = try SourcesFixture(sources: sources, daemonConfig: daemonConfig)
             signals = try SignalLog(address: fixture.address)
             try fixture.startService()
         }
@@ -509,4 +509,88 @@ import TestSupport
         #expect(compared >= 1000)
     }
 
+
+    /// `screen`'s `main` Timeline as busctl reads it (the variants' JSON), or nil when it cannot.
+    func timeline(_ screen: Screen) throws -> NSDictionary? {
+        let output = try ChildProcess.run("busctl", [
+            "--address=\(screen.fixture.address)", "--json=short", "get-property", "io.github.tickerd.Ticker1",
+            "/io/github/tickerd/Ticker1/channel/main", "io.github.tickerd.Ticker1.Channel", "Timeline",
+        ])
+        guard output.status == 0 else { return nil }
+        let json = try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any]
+        return json?["data"] as? NSDictionary
+    }
+
+    /// The Timeline's `speed` and `tape` on `screen`, e.g. `40.0|Platform 4… / `.
+    func motion(_ screen: Screen) throws -> String {
+        guard let timeline = try timeline(screen) else { return "no Timeline" }
+        let speed = ((timeline["speed"] as? NSDictionary)?["data"] as? NSNumber)?.doubleValue ?? -1
+        return "\(speed)|\((timeline["tape"] as? NSDictionary)?["data"] as? String ?? "?")"
+    }
+
+    /// Waits until every screen's `main` has `expected` motion and no pending change, then checks
+    /// that all report the same Timeline and render the same frames at the same instants.
+    func agree(_ screens: [Screen], on expected: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for (index, screen) in screens.enumerated() {
+            let reached = try screen.fixture.wait(.seconds(15)) { try motion(screen) == expected && settled(screen, channel: "main") }
+            let got = try motion(screen)
+            #expect(reached, "\(what): screen \(index) has \(got), expected \(expected)\n\(screen.fixture.log)",
+                    sourceLocation: sourceLocation)
+        }
+        let timelines = try screens.map { try timeline($0) }
+        for index in timelines.indices.dropFirst() {
+            #expect(timelines[index] == timelines[0], "\(what): screen \(index)'s Timeline \(String(describing: timelines[index])) differs from screen 0's \(String(describing: timelines[0]))",
+                    sourceLocation: sourceLocation)
+        }
+        let samplers = try screens.map { try FrameSampler(address: $0.fixture.address) }
+        _ = try sameFrames(samplers, what, count: 100, until: Self.now() + 3_000_000, sourceLocation: sourceLocation)
+    }
+
+    /// The fleet's `$settings` withdrawn — cleared (one screen's service away meanwhile), then
+    /// replaced by settings tickerd refuses: every screen's channel goes back to the settings of
+    /// its own tickerd.toml, which a screen joining late starts from, so all of them report the
+    /// same Timeline and render the same frames (they kept the fleet's settings, and the late
+    /// screen showed other frames).
+    @Test func withdrawnSettingsBringEveryScreenBackToTheConfiguredOnes() throws {
+        let broker = try MosquittoBroker()
+        try broker.start()
+        let text = "Platform 4: the 10:15 to Leeds is delayed"
+        try broker.publish("tickerd/lobby/main/a", #"{"text": "\#(text)"}"#)
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 40, "separator": " / "}"#)
+        let config = "[channel.main]\nphase = \"wall-clock\"\nspeed = 30\n"
+        let lease = "lease = \"10s\"\n\n"  // a restart under load stays well within it
+        var screens = try ["screen-a", "screen-b"].map { try Screen(lease + broker.sourceTable(clientID: $0), daemonConfig: config) }
+        let fleet = "40.0|\(text) / ", configured = "30.0|\(text)  •  "
+        try agree(screens, on: fleet, "the fleet's settings")
+
+        // Cleared while screen b's service is away: a is back at once, b when it reads the
+        // retained messages again after its restart.
+        try screens[1].fixture.killService()
+        try broker.publish("tickerd/lobby/main/$settings", "")
+        #expect(try screens[0].fixture.wait(.seconds(15)) { try motion(screens[0]) == configured }, "\(screens[0].fixture.log)")
+        #expect(try motion(screens[1]) == fleet, "b changed while its service was away")
+        try screens[1].fixture.startService()
+        screens.append(try Screen(lease + broker.sourceTable(clientID: "screen-c"), daemonConfig: config))
+        try agree(screens, on: configured, "cleared, a restart and a late screen")
+        #expect(screens[0].fixture.log.contains("topic tickerd/lobby/main/$settings: settings cleared; channel main goes back to its configured settings"),
+                "\(screens[0].fixture.log)")
+
+        // Settings again (the late screen takes them too), then settings tickerd refuses.
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 40, "separator": " / "}"#)
+        try agree(screens, on: fleet, "the fleet's settings again")
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 50, "colour": "red"}"#)
+        try agree(screens, on: configured, "refused settings")
+        for screen in screens {
+            let log = screen.fixture.log
+            #expect(log.contains("topic tickerd/lobby/main/$settings: tickerd refused the settings: io.github.tickerd.Ticker1.Error.InvalidOption")
+                        && log.contains("unknown Configure option 'colour'") && log.contains("channel main goes back to its configured settings"),
+                    "\(log)")
+        }
+        // A payload that is not settings at all is the same.
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 40}"#)
+        try agree(screens, on: "40.0|\(text)  •  ", "a third payload")
+        try broker.publish("tickerd/lobby/main/$settings", #"{"speed": 40, "reset": false}"#)
+        try agree(screens, on: configured, "a payload that is not settings")
+        #expect(screens[2].fixture.log.contains("\"reset\" is not a setting"), "\(screens[2].fixture.log)")
+    }
 }

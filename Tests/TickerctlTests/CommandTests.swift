@@ -44,6 +44,28 @@ import TestSupport
         #expect(try fixture.property("Text") as? String == "from a pipe")
     }
 
+    /// `configure --reset` brings a channel back to its section of tickerd.toml, then applies the
+    /// settings given; on a channel the file does not name, to the defaults.
+    @Test func configureResetGoesBackToTheConfiguredSettings() throws {
+        let fixture = try CLIFixture(config: "[channel.main]\nmode = \"scroll\"\nspeed = 20\ncolumns = 30\n")
+        _ = try fixture.ok(["post", "A ticker message that is much longer than the panel"])
+        func mode() throws -> String? { ((try fixture.property("Timeline") as? [String: Any])?["mode"] as? [String: Any])?["data"] as? String }
+        func speed() throws -> Double? { ((try fixture.property("Timeline") as? [String: Any])?["speed"] as? [String: Any])?["data"] as? Double }
+        _ = try fixture.ok(["configure", "main", "mode=bounce", "speed=5", "columns=50"])
+        #expect(try mode() == "bounce" && speed() == 5 && fixture.property("Columns") as? Int == 50)
+        _ = try fixture.ok(["configure", "main", "--reset", "speed=12"])
+        #expect(try mode() == "scroll" && speed() == 12 && fixture.property("Columns") as? Int == 30)
+        _ = try fixture.ok(["configure", "--reset", "main"])
+        #expect(try mode() == "scroll" && speed() == 20)
+        _ = try fixture.ok(["post", "--channel", "side", "Side"])
+        _ = try fixture.ok(["configure", "side", "mode=static", "columns=9"])
+        _ = try fixture.ok(["configure", "side", "--reset"])
+        #expect(try fixture.property("Columns", channel: "side") as? Int == 80)
+        let bad = try fixture.run(["configure", "main", "--reset", "speed=-3"])
+        #expect(bad.status == 64 && bad.stderr.contains("speed=-3"), "\(bad.stderr)")
+        #expect(try speed() == 20)
+    }
+
     @Test func configurePauseResumeAndRenderAgreeWithTheDaemon() throws {
         let fixture = try CLIFixture()
         _ = try fixture.ok(["post", "A ticker message that is much longer than the panel"])

@@ -5,7 +5,8 @@ import DBus
 ///
 /// Guarantees: strings become `s` and booleans `b`; numbers take the D-Bus type tickerd's
 /// `Configure` wants for the keys listed in ``numberTypes``, and otherwise `x` for an integer and
-/// `d` for a fraction. tickerd itself judges the keys and values (its error is logged).
+/// `d` for a fraction. tickerd itself judges the keys and values (its error is logged). `reset`
+/// is refused: the source sends it itself with every `$settings`.
 enum FleetSettings {
     /// The D-Bus type of the numeric `Configure` keys.
     static let numberTypes: [String: Character] = [
@@ -20,6 +21,9 @@ enum FleetSettings {
         guard !object.isEmpty else { throw FleetPayloadError("the settings object is empty") }
         var settings: [String: DBusValue] = [:]
         for (key, value) in object {
+            guard key != "reset" else {
+                throw FleetPayloadError("\"reset\" is not a setting: each $settings starts from the channel's configured settings")
+            }
             settings[key] = try convert(key, value)
         }
         return settings

@@ -22,7 +22,12 @@ import TickerNames
 ///   did not come are removed, so each screen converges to the broker's retained state, and the
 ///   others keep their ids (nothing is posted twice);
 /// - nothing is published to the lease manager before the first such read is complete, so a
-///   restarted service adopts its messages rather than removing and posting them again.
+///   restarted service adopts its messages rather than removing and posting them again;
+/// - each `$settings` is applied from the channel's configured settings (`Configure` with
+///   `reset`), and a `$settings` that is cleared, refused, or gone from the broker when the
+///   retained messages are read again brings the channel back to its configured settings — also
+///   after a restart of the service (the channels it configured are kept in its state file), so
+///   every screen's channel has the settings a screen that joins now would have.
 public final class MQTTSource: ItemSource {
     /// The connection and tree.
     public let settings: MQTTSettings
@@ -35,8 +40,26 @@ public final class MQTTSource: ItemSource {
     private var context: SourceContext?
     private var client: MQTTClient?
     private var received: [String: Received] = [:]
-    private var channelSettings: [String: (payload: [UInt8], values: [String: DBusValue])] = [:]
-    private var applied: [String: [UInt8]] = [:]
+    /// A channel's settings as the fleet wants them: the `Configure` keys of its `$settings`,
+    /// applied from the channel's configured settings (no keys: just those).
+    private struct ChannelWish: Equatable {
+        /// The payload they came from (empty for a cleared or vanished `$settings`).
+        var payload: [UInt8]
+        /// The `Configure` keys, without `reset`.
+        var values: [String: DBusValue]
+        /// Back to the channel's configured settings.
+        static let configured = ChannelWish(payload: [], values: [:])
+    }
+
+    /// What each channel should have, until tickerd has it (a return to the configured settings
+    /// is dropped once tickerd has made it).
+    private var channelSettings: [String: ChannelWish] = [:]
+    /// The last wish sent to tickerd for each channel.
+    private var applied: [String: ChannelWish] = [:]
+    /// The channels whose settings came from the fleet (kept in the state file): each goes back to
+    /// its configured settings when its `$settings` is no longer there.
+    private var fleetChannels: Set<String> = []
+    private var savedFleetChannels: SavedState<Set<String>>?
     private var problems: [String: [UInt8]] = [:]
     /// The topics seen since the current read of retained messages began (nil outside one).
     private var round: Set<String>?
@@ -63,6 +86,11 @@ public final class MQTTSource: ItemSource {
             SourceStateStore.fileName(kind: Self.kind.name, source: context.name), in: context.state, holding: "when each ttl message was received", logger: context.logger)
         savedReceipts = saved
         receipts = saved.load() ?? FleetReceipts()
+        let channels = SavedState<Set<String>>(
+            "mqtt-\(context.name)-settings.json", in: context.state, holding: "which channels have the fleet's settings",
+            logger: context.logger)
+        savedFleetChannels = channels
+        fleetChannels = channels.load() ?? []
         let loop = context.loop
         let bound = LoopBound(self, loop: loop)
         tickerWatcher = try NameOwnerWatcher(connection: context.connection, name: TickerBus.name) { [weak self] change in
@@ -154,7 +182,14 @@ public final class MQTTSource: ItemSource {
         let gone = received.keys.filter { !seen.contains($0) }
         for topic in gone { received[topic] = nil }
         forgetReceipts { receipts in receipts.byTopic.keys.filter { !seen.contains($0) } }
-        for topic in channelSettings.keys where !seen.contains(settingsTopic(topic)) { channelSettings[topic] = nil }
+        // A `$settings` that is not retained any more (cleared while this service was away, or a
+        // broker restored from another backup): back to the configured settings.
+        let vanished = Set(channelSettings.keys).union(fleetChannels).filter { !seen.contains(settingsTopic($0)) }
+        for channel in vanished.sorted() where channelSettings[channel] != .configured {
+            context.logger.info("topic \(settingsTopic(channel)): no settings retained; channel \(channel) goes back to its configured settings")
+            channelSettings[channel] = .configured
+            configure(channel)
+        }
         if !ready || !gone.isEmpty {
             context.logger.info("in step with the broker: \(received.count) messages\(gone.isEmpty ? "" : ", \(gone.count) removed")")
         }
@@ -176,18 +211,23 @@ public final class MQTTSource: ItemSource {
             report(topic: topic, payload: payload, problem: "topic \(topic): \(problem)")
         case .settings(let channel):
             guard !payload.isEmpty else {
-                if channelSettings.removeValue(forKey: channel) != nil {
-                    context.logger.info("topic \(topic): settings cleared; channel \(channel) keeps the settings it has")
-                }
+                problems[topic] = nil
+                guard channelSettings[channel].map({ $0 != .configured }) ?? fleetChannels.contains(channel) else { return }
+                context.logger.info("topic \(topic): settings cleared; channel \(channel) goes back to its configured settings")
+                channelSettings[channel] = .configured
+                configure(channel)
                 return
             }
             do {
-                channelSettings[channel] = (payload, try FleetSettings.parse(payload))
+                channelSettings[channel] = ChannelWish(payload: payload, values: try FleetSettings.parse(payload))
                 problems[topic] = nil
-                configure(channel)
             } catch {
-                report(topic: topic, payload: payload, problem: "topic \(topic): \(error)")
+                // As on a screen that joins now, which cannot apply these settings either.
+                report(topic: topic, payload: payload,
+                       problem: "topic \(topic): \(error); channel \(channel) goes back to its configured settings")
+                channelSettings[channel] = ChannelWish(payload: payload, values: [:])
             }
+            configure(channel)
         case .message(let channel, let id):
             guard !payload.isEmpty else {
                 if received.removeValue(forKey: topic) != nil { schedulePublish() }
@@ -240,24 +280,61 @@ public final class MQTTSource: ItemSource {
         context?.logger.error("\(problem); the other messages are not affected", metadata: ["topic": "\(topic)"])
     }
 
-    /// Sends the channel's settings to tickerd (`Configure`) unless it has them already.
+    /// Sends the channel's wished settings to tickerd (`Configure` with `reset`, so they start from
+    /// the channel's configured settings) unless it has them already. Settings tickerd refuses
+    /// are logged and replaced by the configured settings alone.
     private func configure(_ channel: String) {
-        guard let context, let wanted = channelSettings[channel], applied[channel] != wanted.payload else { return }
-        applied[channel] = wanted.payload
+        guard let context, let wanted = channelSettings[channel], applied[channel] != wanted else { return }
+        applied[channel] = wanted
         let topic = settingsTopic(channel)
+        if !wanted.values.isEmpty, fleetChannels.insert(channel).inserted { savedFleetChannels?.save(fleetChannels) }
         do {
             let message = try Message.methodCall(
                 destination: TickerBus.name, path: try ObjectPath(TickerBus.managerPath),
                 interface: TickerBus.controlInterface, member: "Configure")
-            try message.append([.string(channel), .vardict(wanted.values)])
+            var values = wanted.values
+            values["reset"] = .bool(true)
+            try message.append([.string(channel), .vardict(values)])
             try context.connection.call(message, timeout: .seconds(10)) { [weak self] result in
-                guard let self, case .failure(let error) = result else { return }
-                if self.applied[channel] == wanted.payload { self.applied[channel] = nil }
-                self.context?.logger.error(
-                    "topic \(topic): tickerd refused the settings: \(error)", metadata: ["topic": "\(topic)"])
+                self?.configured(channel, wanted, result: result)
             }
         } catch {
             context.logger.error("topic \(topic): cannot send the settings: \(error)")
+        }
+    }
+
+    /// The errors with which tickerd refuses settings themselves.
+    private static let refusals: Set<String> = ["InvalidOption", "InvalidText", "LimitExceeded", "PhaseLocked"]
+        .reduce(into: []) { $0.insert(TickerBus.errorPrefix + $1) }
+
+    /// Takes tickerd's answer to the `Configure` that sent `wanted` to `channel`.
+    private func configured(_ channel: String, _ wanted: ChannelWish, result: Result<Message, DBusError>) {
+        let topic = settingsTopic(channel)
+        switch result {
+        case .success:
+            // Back to the configured settings: nothing of the fleet's is left to restore.
+            guard wanted.values.isEmpty, channelSettings[channel] == wanted else { return }
+            if wanted.payload.isEmpty { channelSettings[channel] = nil }
+            if fleetChannels.remove(channel) != nil { savedFleetChannels?.save(fleetChannels) }
+        case .failure(let error):
+            if applied[channel] == wanted { applied[channel] = nil }
+            // Settings tickerd judged bad, as opposed to a tickerd that is away or cannot store
+            // (the wish stays, and is sent again when tickerd is back).
+            let refused = Self.refusals.contains(error.name)
+            guard !wanted.values.isEmpty, refused else {
+                context?.logger.error(
+                    wanted.values.isEmpty
+                        ? "topic \(topic): tickerd refused to bring channel \(channel) back to its configured settings: \(error)"
+                        : "topic \(topic): cannot send the settings: \(error)",
+                    metadata: ["topic": "\(topic)"])
+                return
+            }
+            context?.logger.error(
+                "topic \(topic): tickerd refused the settings: \(error); channel \(channel) goes back to its configured settings",
+                metadata: ["topic": "\(topic)"])
+            guard channelSettings[channel] == wanted else { return }
+            channelSettings[channel] = ChannelWish(payload: wanted.payload, values: [:])
+            configure(channel)
         }
     }
 

@@ -12,6 +12,9 @@ struct ConfigureCommand: ParsableCommand {
             direction=left|right, align=left|center|right, separator=TEXT, gap=TEXT, columns=N, \
             frame-rate=FPS (0 = no broadcast), phase=local|wall-clock (wall-clock: the same frame \
             on every screen at the same instant, docs/rendering.md §13).
+            --reset starts from the channel's configured settings (its [channel.NAME] section of \
+            tickerd.toml, else the defaults) instead of its current ones, then applies the settings \
+            given: `tickerctl configure main --reset` brings the channel back to its configuration.
             Example: tickerctl configure main mode=scroll delay=3s easing=easeInOutCubic
             """
     )
@@ -22,13 +25,18 @@ struct ConfigureCommand: ParsableCommand {
     @ArgumentParser.Argument(help: "The channel.")
     var channel: String
 
+    /// Whether to start from the channel's configured settings (`Configure` `reset`).
+    @Flag(help: "Start from the channel's configured settings (tickerd.toml, else the defaults), not its current ones.")
+    var reset = false
+
     /// `key=value` words.
     @ArgumentParser.Argument(help: ArgumentHelp("Settings to change.", valueName: "key=value"))
     var settings: [String] = []
 
     func run() throws {
         try FailureReporting.run {
-            let dictionary = try ChannelSettingArguments.parse(settings)
+            var dictionary = try ChannelSettingArguments.parse(settings)
+            if reset { dictionary["reset"] = .bool(true) }
             try DaemonClient(connection.bus).control("Configure", [.string(channel), .vardict(dictionary)])
         }
     }

@@ -174,8 +174,8 @@ final class BusSurface: ManagerObserver {
                 },
                 Method("Configure", in: [Argument("channel", .string), Argument("settings", .vardict)]) {
                     [unowned self] call in
-                    let request = try RequestParsing.configure(try call.argument(1, \.vardictValue))
-                    try manager.configure(channel: try call.argument(0, \.stringValue), request: request)
+                    let (request, reset) = try RequestParsing.configure(try call.argument(1, \.vardictValue))
+                    try manager.configure(channel: try call.argument(0, \.stringValue), request: request, reset: reset)
                     changed()
                     return []
                 },

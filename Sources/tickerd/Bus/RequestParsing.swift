@@ -10,11 +10,15 @@ enum RequestParsing {
     static let updateKeys = [
         "text", "priority", "urgent", "ttl", "start", "end", "calendar", "duration", "effect", "reveal", "link",
     ]
-    /// Keys `Configure` accepts.
+    /// The channel settings `Configure` accepts (and a `[channel.NAME]` section of the
+    /// configuration file).
     static let configureKeys = [
         "mode", "speed", "cycle", "delay", "easing", "loops", "direction", "align", "separator", "gap",
         "columns", "frame-rate", "phase",
     ]
+    /// The `Configure` key that starts from the channel's configured settings: not a setting, so
+    /// not a key of the configuration file.
+    static let resetKey = "reset"
     /// Keys `SetValue` accepts.
     static let setValueKeys = ["duration", "easing", "from", "decimals", "grouping", "prefix", "suffix"]
     /// Keys `Subscribe` accepts.
@@ -47,8 +51,11 @@ enum RequestParsing {
         return request
     }
 
-    /// The settings of a `Configure`.
-    static func configure(_ settings: [String: DBusValue]) throws(TickerError) -> ChannelConfigureRequest {
+    /// The settings of a `Configure`, and whether they start from the channel's configured
+    /// settings (`reset`).
+    static func configure(
+        _ settings: [String: DBusValue]
+    ) throws(TickerError) -> (request: ChannelConfigureRequest, reset: Bool) {
         var reader = OptionReader(settings, context: "Configure")
         var request = ChannelConfigureRequest()
         request.mode = try named(reader.string("mode"), "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue))
@@ -69,8 +76,9 @@ enum RequestParsing {
         request.columns = try reader.uint32("columns")
         request.frameRate = try reader.double("frame-rate")
         request.phase = try named(reader.string("phase"), "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
-        try reader.finish(known: configureKeys)
-        return request
+        let reset = try reader.bool(resetKey) ?? false
+        try reader.finish(known: configureKeys + [resetKey])
+        return (request, reset)
     }
 
     /// The options of a `SetValue`.

@@ -8,9 +8,11 @@ extension Manager {
     /// with their posting time, ones gone from the file removed (`MessageEnded` reason 2).
     /// Returns the ids of the file's messages it skipped because their window has closed for
     /// good (or can never open), in file order, for the log.
+    /// The sections are remembered (``configuredChannels``) once the transaction is stored, for
+    /// `Configure` with `reset`.
     @discardableResult
     func apply(config: DaemonConfig) throws(TickerError) -> [String] {
-        try transaction { () throws(TickerError) -> [String] in
+        let skipped = try transaction { () throws(TickerError) -> [String] in
             var skipped: [String] = []
             limits = config.limits
             for name in config.channels.keys.sorted() {
@@ -53,5 +55,7 @@ extension Manager {
             }
             return skipped
         }
+        configuredChannels = config.channels.mapValues(\.request)
+        return skipped
     }
 }

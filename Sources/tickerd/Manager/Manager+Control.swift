@@ -78,12 +78,14 @@ extension Manager {
         }
     }
 
-    /// Changes a channel's settings (creating the channel when new); motion restarts at home.
-    func configure(channel: String, request: ChannelConfigureRequest) throws(TickerError) {
+    /// Changes a channel's settings (creating the channel when new); motion restarts at home when
+    /// they change. With `reset` the request starts from the channel's configured settings (its
+    /// `[channel.NAME]` section, else the defaults) rather than from its current ones.
+    func configure(channel: String, request: ChannelConfigureRequest, reset: Bool = false) throws(TickerError) {
         try transaction { () throws(TickerError) in
             let name = try ChannelName.checked(channel)
             try ensureChannel(name)
-            try apply(request, to: name)
+            try apply(request, to: name, reset: reset)
         }
     }
 
@@ -138,15 +140,26 @@ extension Manager {
         emit(.channelAdded(name))
     }
 
-    /// Applies the fields of `request` to channel `name` (which exists).
-    func apply(_ request: ChannelConfigureRequest, to name: String) throws(TickerError) {
+    /// Applies the fields of `request` to channel `name` (which exists); with `reset`, to the
+    /// channel's configured settings, columns and frame rate.
+    func apply(_ request: ChannelConfigureRequest, to name: String, reset: Bool = false) throws(TickerError) {
         guard var state = channels[name] else { return }
         var changes: ChannelChanges = []
+        var request = request
+        let base: ChannelSettings
+        if reset {
+            let configured = configuredChannels[name] ?? ChannelConfigureRequest()
+            base = configured.applied(to: ChannelSettings())
+            request.columns = request.columns ?? configured.columns ?? ChannelState.defaultColumns
+            request.frameRate = request.frameRate ?? configured.frameRate ?? 0
+        } else {
+            base = state.settings
+        }
         let settings: ChannelSettings
         do {
             // Separators are bounded by the standard cluster limit, not `[limits] message-length`
             // (a limit on posted texts, which the default separator alone could break).
-            settings = try request.applied(to: state.settings).validated()
+            settings = try request.applied(to: base).validated()
         } catch {
             throw .invalidOption(error.description)
         }

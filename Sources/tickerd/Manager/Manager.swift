@@ -43,6 +43,11 @@ final class Manager {
     /// The realtime clock, in µs since the epoch (injected so tests can move time).
     let clock: () -> Instant
 
+    /// Each channel's `[channel.NAME]` section as the configuration file last applied gave it:
+    /// what a `Configure` with `reset` starts from (a channel without one starts from the
+    /// defaults). Not stored: the file is read again at every start.
+    var configuredChannels: [String: ChannelConfigureRequest] = [:]
+
     var nextSerial: UInt64 = 1
     /// Each channel as last stored, to leave channels that were set but did not change out of
     /// the journal (small: settings, timeline and the texts on each tape).
