@@ -39,14 +39,17 @@ import TestSupport
         func write(_ name: String, _ text: String = "{}") throws {
             try text.write(toFile: fixture.statePath + "/" + name, atomically: false, encoding: .utf8)
         }
-        // An earlier run's notifications, under a configured source: kept, and taken up.
+        // An earlier run's notifications, under a configured source: kept, and taken up; a
+        // further file of that source is kept too.
         try write("notifications-notes.json", #"{"entries":[],"nextID":70}"#)
+        try write("notifications-notes.extra.json")
         // Left by sources that are gone: a feed, an mqtt source, a half-written save, and `keep`
         // when it was a feed (now a command).
-        let orphans = ["feed-news.json", "mqtt-fleet.json", ".feed-old.json.new", "feed-keep.json"]
+        let orphans = ["feed-news.json", "mqtt-fleet.json", "mqtt-fleet.settings.json", ".feed-old.json.new", "feed-keep.json"]
         for name in orphans { try write(name) }
         // Not named as the service names its files, or not a plain file: never touched.
-        let others = ["notes.txt", "feed-.json", "feed-a b.json", "feed-news.json.bak", "weather-news.json", "state.json"]
+        let others = ["notes.txt", "feed-.json", "feed-a b.json", "feed-news.json.bak", "weather-news.json", "state.json",
+                      "mqtt-fleet.Settings.json", "mqtt-fleet..json", "mqtt-fleet.v2.json"]
         for name in others { try write(name) }
         try files.createDirectory(atPath: fixture.statePath + "/feed-folder.json", withIntermediateDirectories: false)
         let outside = fixture.directory.file("outside.json")
@@ -56,7 +59,7 @@ import TestSupport
         try fixture.startService()
         #expect(try fixture.wait { try fixture.messages(of: "keep").map(\.text) == ["kept"] }, "\(fixture.log)")
         try NotificationTests.waitForServer(fixture)
-        let kept = Set(["notifications-notes.json", "feed-folder.json", "mqtt-link.json"] + others)
+        let kept = Set(["notifications-notes.json", "notifications-notes.extra.json", "feed-folder.json", "mqtt-link.json"] + others)
         #expect(try Self.files(fixture) == kept, "\(fixture.log)")
         #expect(files.fileExists(atPath: outside))
         for name in orphans {
@@ -73,7 +76,7 @@ import TestSupport
         fixture.service?.kill(SIGHUP)
         #expect(fixture.wait { fixture.log.contains("reloaded: 0 started, 0 restarted, 1 removed, 1 running") }, "\(fixture.log)")
         #expect(fixture.log.contains("removed \(fixture.statePath)/notifications-notes.json"), "\(fixture.log)")
-        #expect(try Self.files(fixture) == kept.subtracting(["notifications-notes.json"]), "\(fixture.log)")
+        #expect(try Self.files(fixture) == kept.subtracting(["notifications-notes.json", "notifications-notes.extra.json"]), "\(fixture.log)")
         #expect(try fixture.wait { try fixture.messages(of: "notes").isEmpty })
         #expect(try fixture.messages(of: "keep").map(\.text) == ["kept"])
         #expect(fixture.service?.hasExited == false)

@@ -3,9 +3,10 @@ import Glibc
 
 extension SourceStateStore {
     /// The file a source of kind `kind` (its `type`) named `source` keeps its state in:
-    /// `<kind>-<source>.json`.
-    public static func fileName(kind: String, source: String) -> String {
-        "\(kind)-\(source).json"
+    /// `<kind>-<source>.json`, or `<kind>-<source>.<part>.json` for a further file of its, `part`
+    /// being lowercase letters (a source name holds no dot, so no two sources' files meet).
+    public static func fileName(kind: String, source: String, part: String? = nil) -> String {
+        "\(kind)-\(source)\(part.map { "." + $0 } ?? "").json"
     }
 
     /// What ``removeUnclaimed(keeping:kinds:)`` did.
@@ -26,9 +27,10 @@ extension SourceStateStore {
     }
 
     /// Removes the state files that belong to no configured source: the regular files named
-    /// `<kind>-<name>.json` (and the half-written `.<kind>-<name>.json.new` a crash can leave),
-    /// where `kind` is one of `kinds` and `name` a valid source name, that are not in `keeping`
-    /// (the ``fileName(kind:source:)`` of every configured source).
+    /// `<kind>-<name>.json` or `<kind>-<name>.<part>.json` (and the half-written `.<file>.new` a
+    /// crash can leave), where `kind` is one of `kinds` and `name` a valid source name, whose
+    /// source's `<kind>-<name>.json` is not in `keeping` (the ``fileName(kind:source:part:)``
+    /// without part of every configured source).
     ///
     /// Guarantees: nothing else is touched: files of other names, directories, symbolic links and
     /// the files in `keeping` stay. A directory that does not exist yet has nothing to remove.
@@ -56,16 +58,22 @@ extension SourceStateStore {
         return tidying
     }
 
-    /// The state file `name` stands for (itself, or the file a `.<file>.new` was to replace) when
-    /// it is named as a source of one of `kinds` names its file; nil for any other name.
+    /// The main state file (`<kind>-<name>.json`) of the source that file `name` belongs to (a
+    /// state file itself, one of its further parts, or the file a `.<file>.new` was to replace)
+    /// when it is named as a source of one of `kinds` names its files; nil for any other name.
     static func stateFile(named name: String, kinds: Set<String>) -> String? {
         var file = Substring(name)
         if file.hasPrefix("."), file.hasSuffix(".new") { file = file.dropFirst().dropLast(4) }
         guard file.hasSuffix(".json") else { return nil }
-        let stem = file.dropLast(5)
+        var stem = file.dropLast(5)
+        if let dot = stem.lastIndex(of: ".") {
+            let part = stem[stem.index(after: dot)...]
+            guard !part.isEmpty, part.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) else { return nil }
+            stem = stem[..<dot]
+        }
         let named = kinds.contains { kind in
             stem.hasPrefix(kind + "-") && SourcesConfigLoader.isSourceName(stem.dropFirst(kind.count + 1))
         }
-        return named ? String(file) : nil
+        return named ? String(stem) + ".json" : nil
     }
 }

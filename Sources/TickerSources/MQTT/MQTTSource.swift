@@ -87,7 +87,7 @@ public final class MQTTSource: ItemSource {
         savedReceipts = saved
         receipts = saved.load() ?? FleetReceipts()
         let channels = SavedState<Set<String>>(
-            "mqtt-\(context.name)-settings.json", in: context.state, holding: "which channels have the fleet's settings",
+            SourceStateStore.fileName(kind: Self.kind.name, source: context.name, part: "settings"), in: context.state, holding: "which channels have the fleet's settings",
             logger: context.logger)
         savedFleetChannels = channels
         fleetChannels = channels.load() ?? []
