@@ -24,32 +24,10 @@ extension Tape {
         var messageBytes: [Range<Int>] = []
         messageBytes.reserveCapacity(messages.count)
         var fieldBytes: [(name: String, bytes: Range<Int>)] = []
-        let fill = String(Tape.fieldFill)
         for (number, message) in messages.enumerated() {
             if number > 0 { content += separator }
             let start = content.utf8.count
-            guard Placeholders.hasBraces(message.text) else {
-                // One literal: appended as it is.
-                content += message.text
-                messageBytes.append(start..<content.utf8.count)
-                continue
-            }
-            for part in Placeholders.parse(message.text) {
-                switch part {
-                case let .text(literal):
-                    content += literal
-                case let .placeholder(name):
-                    guard let counter = counters[name] else {
-                        content += "{" + name + "}"
-                        continue
-                    }
-                    content += counter.format.prefix
-                    let fieldStart = content.utf8.count
-                    content += String(repeating: fill, count: counter.fieldWidth(at: t))
-                    fieldBytes.append((name, fieldStart..<content.utf8.count))
-                    content += counter.format.suffix
-                }
-            }
+            Self.append(message.text, to: &content, counters: counters, at: t, fields: &fieldBytes)
             messageBytes.append(start..<content.utf8.count)
         }
         self.init(content: content, gap: gap ?? separator)
@@ -67,6 +45,35 @@ extension Tape {
         }
         let fields = fieldBytes.map { FieldSpan(name: $0.name, clusters: clusterRange(bytes: $0.bytes)) }
         layout = TapeLayout(messages: spans, fields: fields)
+        self.messageBytes = messageBytes
+    }
+
+    /// Appends a message's `text` to `content` as its tape reads it: each `{name}` set in
+    /// `counters` as the counter's prefix, field (noted in `fields`, by its bytes in `content`)
+    /// and suffix; an unset one as written; `{{` and `}}` as braces.
+    static func append(_ text: String, to content: inout String, counters: CounterSet, at t: Instant,
+                       fields: inout [(name: String, bytes: Range<Int>)]) {
+        // One literal: appended as it is.
+        guard Placeholders.hasBraces(text) else {
+            content += text
+            return
+        }
+        for part in Placeholders.parse(text) {
+            switch part {
+            case let .text(literal):
+                content += literal
+            case let .placeholder(name):
+                guard let counter = counters[name] else {
+                    content += "{" + name + "}"
+                    continue
+                }
+                content += counter.format.prefix
+                let fieldStart = content.utf8.count
+                content += String(repeating: fieldFill, count: counter.fieldWidth(at: t))
+                fields.append((name, fieldStart..<content.utf8.count))
+                content += counter.format.suffix
+            }
+        }
     }
 
     /// The clusters that start within the byte range (a cluster that begins before it and runs

@@ -33,6 +33,10 @@ public struct Tape: Sendable {
     }
     /// The text form of ``layout``, computed on first use and shared by copies.
     private(set) var encodedLayouts = EncodedLayoutCache()
+    /// The bytes of each message in ``bytes``, for a tape built from ``TapeMessage``s here (nil
+    /// for other tapes and for layouts read back): where a later tape can be edited from this one
+    /// (``init(messages:separator:gap:editing:builtFrom:)``). Not part of the tape's value.
+    var messageBytes: [Range<Int>]?
     /// Page layouts (pages mode) by column count, computed on first use and shared by copies
     /// (they derive from the clusters alone, which never change).
     let pageLayouts = PageLayoutCache()
@@ -151,6 +155,21 @@ public struct Tape: Sendable {
         self.width = width
         self.contentWidth = contentCells
         self.contentClusterCount = contentClusters
+        self.layout = nil
+    }
+
+    /// A tape of `text` (whose last bytes are `gap`) with its clusters given: `bytes` its UTF-8,
+    /// `byteStart` and `cellStart` each cluster's offsets plus the totals at the end, of which the
+    /// first `contentClusterCount` start before the gap. No layout.
+    init(text: String, gap: String, bytes: [UInt8], byteStart: [Int], cellStart: [Int], contentClusterCount: Int) {
+        self.text = text
+        self.gap = gap
+        self.bytes = bytes
+        self.byteStart = byteStart
+        self.cellStart = cellStart
+        self.width = cellStart.last ?? 0
+        self.contentWidth = cellStart[contentClusterCount]
+        self.contentClusterCount = contentClusterCount
         self.layout = nil
     }
 

@@ -27,9 +27,10 @@ struct ChannelState: Sendable {
     /// is applied when that one settles. Not stored: a restored channel is held, so the first
     /// evaluation after a restart applies whatever differs.
     var tapeHeld = false
-    /// The text of ``activeTexts`` as the tape built from them reads, noted when that tape is
-    /// built, so that ``text(at:)`` of a channel without counters costs no second join.
-    var builtText: BuiltText?
+    /// The tape last built for the channel's messages while it had no counters, with what it was
+    /// built from: the next tape is edited from it (``tape(ids:texts:at:)``), and ``text(at:)``
+    /// reads it rather than joining the texts again.
+    var builtTape: BuiltTape?
     /// A digest of the configuration file's section for this channel when it was last applied,
     /// so a restart keeps runtime `Configure` changes unless the file itself changed.
     var configDigest: String?
@@ -53,8 +54,8 @@ struct ChannelState: Sendable {
     /// The full text of the active messages at `t`, counters written out, for screen readers
     /// and tooltips.
     func text(at t: Instant) -> String {
-        if effects.counters.isEmpty, let built = builtText, built.matches(activeTexts, separator: settings.separator) {
-            return built.text
+        if effects.counters.isEmpty, let built = builtTape, built.texts == activeTexts, built.separator == settings.separator {
+            return built.tape.textBeforeGap
         }
         return activeTexts.map { Placeholders.expand($0, counters: effects.counters, at: t) }
             .joined(separator: settings.separator)
@@ -66,6 +67,11 @@ struct ChannelState: Sendable {
     /// The tape for the messages `ids` with `texts`, this channel's separator, gap and counters.
     func tape(ids: [String], texts: [String], at t: Instant) -> Tape {
         let messages = zip(ids, texts).map { TapeMessage(key: $0, text: $1) }
+        if effects.counters.isEmpty, let built = builtTape, built.separator == settings.separator, built.gap == settings.gap,
+           let edited = Tape(messages: messages, separator: settings.separator, gap: settings.gap, editing: built.tape,
+                             builtFrom: zip(built.ids, built.texts).map { TapeMessage(key: $0, text: $1) }) {
+            return edited
+        }
         return Tape(messages: messages, separator: settings.separator, gap: settings.gap, counters: effects.counters, at: t)
     }
 
@@ -80,19 +86,16 @@ struct ChannelState: Sendable {
     }
 }
 
-/// A channel's texts joined as its tape reads them, with what they were built from.
-struct BuiltText: Sendable {
-    /// The texts, in tape order.
+/// A tape built for a channel's messages without counters, and what it was built from.
+struct BuiltTape: Sendable {
+    /// The message ids, in tape order.
+    let ids: [String]
+    /// Their texts.
     let texts: [String]
     /// The separator between them.
     let separator: String
-    /// The texts joined by the separator, `{{` and `}}` read as braces and every `{name}` as
-    /// written (the tape's text before its gap, built without counters).
-    let text: String
-
-    /// Whether this is the text of `texts` joined by `separator` (the same array is recognised
-    /// without comparing its strings).
-    func matches(_ texts: [String], separator: String) -> Bool {
-        separator == self.separator && texts == self.texts
-    }
+    /// The gap after them (nil: the separator).
+    let gap: String?
+    /// The tape of these messages, separator and gap, without counters.
+    let tape: Tape
 }

@@ -336,8 +336,8 @@ final class Manager {
             channel.activeIDs = ids
             channel.activeTexts = texts
             channel.activeSlots = slots
-            channel.builtText = channel.effects.counters.isEmpty
-                ? BuiltText(texts: texts, separator: channel.settings.separator, text: tape.textBeforeGap) : nil
+            channel.builtTape = channel.effects.counters.isEmpty
+                ? BuiltTape(ids: ids, texts: texts, separator: channel.settings.separator, gap: channel.settings.gap, tape: tape) : nil
             for id in started {
                 emit(.messageStarted(channel: name, id: id))
                 if let record = messages[id] {
