@@ -76,9 +76,9 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
 # a headless gnome-shell with numpy and GdkPixbuf to read its screenshots; a real waybar under a
 # headless sway with grim for screenshots, and the fonts of wide text; i3blocks in swaybar, its
-# clicks heard with dbus-monitor).
+# clicks heard with dbus-monitor and their links opened with xdg-open).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0 \
-                      sway waybar grim fonts-noto-cjk fonts-noto-color-emoji i3blocks dbus-bin
+                      sway waybar grim fonts-noto-cjk fonts-noto-color-emoji i3blocks dbus-bin xdg-utils
 
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,

@@ -19,13 +19,15 @@
 # A failure names the shot and leaves every screenshot under artifacts/i3blocks/.
 #
 # Needs: sway, i3blocks, grim, fonts-dejavu-core, imagemagick, dbus-daemon, dbus-bin
-# (dbus-monitor), python3, passwd (useradd), util-linux (setpriv); run as root (it creates the
+# (dbus-monitor), xdg-utils (a click opens a link), python3, passwd (useradd), util-linux (setpriv); run as root (it creates the
 # user).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=${BIN:-$ROOT/.build/debug}
 CONTRIB=${CONTRIB:-$ROOT/contrib/i3blocks}
+# The i3blocks under test (I3BLOCKS=PATH tries another build, e.g. 1.5).
+I3BLOCKS=${I3BLOCKS:-$(command -v i3blocks || true)}
 ARTIFACTS=$ROOT/artifacts/i3blocks
 rm -rf "$ARTIFACTS"
 mkdir -p "$ARTIFACTS"
@@ -33,6 +35,7 @@ PANEL_USER=${PANEL_USER:-tickerd-panels}
 PIDS=()
 
 fail() { echo "FAIL (i3blocks): $*" >&2; exit 1; }
+[ -x "$I3BLOCKS" ] || fail "no i3blocks (apt-get install i3blocks)"
 [ "$(id -u)" = 0 ] || fail "run as root: the test creates and switches to the user $PANEL_USER"
 id -u "$PANEL_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$PANEL_USER"
 PANEL_UID=$(id -u "$PANEL_USER")
@@ -57,7 +60,7 @@ as_user() { (exec_as_user "$@"); }
 exec_as_user() {
     exec setpriv --reuid="$PANEL_UID" --regid="$PANEL_GID" --clear-groups \
         env -i HOME="$WORK/home" XDG_RUNTIME_DIR="$WORK/run" PATH="$WORK/bin:/usr/bin:/bin" \
-        WAYLAND_DISPLAY="${WAYLAND_DISPLAY:-}" \
+        WAYLAND_DISPLAY="${WAYLAND_DISPLAY:-}" BROWSER="$WORK/bin/browser" \
         DBUS_SESSION_BUS_ADDRESS="${ADDRESS:-}" "$@"
 }
 
@@ -68,7 +71,10 @@ source "$ROOT/contrib/tests/lib.sh"
 # script (on the PATH, as the config's comment tells a user to put it), and the test's mouse.
 mkdir -p "$WORK/home/.config/i3blocks" "$WORK/run" "$WORK/bin" "$WORK/state"
 install -m 0755 "$BIN/tickerd" "$BIN/tickerctl" "$CONTRIB/tickerd-i3blocks" \
-    "$ROOT/contrib/tests/virtual-pointer.py" "$WORK/bin/"
+    "$ROOT/contrib/tests/virtual-pointer.py" "$I3BLOCKS" "$WORK/bin/"
+# The user's web browser (xdg-open outside a desktop hands links to $BROWSER) notes what it opens.
+printf '#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' "$WORK/home/opened" > "$WORK/bin/browser"
+chmod 0755 "$WORK/bin/browser"
 # The user's i3blocks config is the contrib one, unchanged.
 cp "$CONTRIB/config" "$WORK/home/.config/i3blocks/config"
 chown -R "$PANEL_UID:$PANEL_GID" "$WORK/home" "$WORK/run" "$WORK/state"
@@ -109,7 +115,7 @@ bar {
     font pango:DejaVu Sans Mono 13px
     workspace_buttons no
     binding_mode_indicator no
-    status_command i3blocks -vv -c $WORK/home/.config/i3blocks/config 2>>$WORK/i3blocks.log
+    status_command $WORK/bin/i3blocks -vv -c $WORK/home/.config/i3blocks/config 2>>$WORK/i3blocks.log
     colors {
         background #000000
         statusline #cdd6f4
@@ -214,7 +220,7 @@ keep still-a paused
 swaymsg_() { as_user swaymsg -s "$SWAYSOCK" "$@" >/dev/null; }
 swaymsg_ seat seat0 cursor set "$X" 15 && swaymsg_ seat seat0 cursor press button1 &&
     swaymsg_ seat seat0 cursor release button1 || fail "swaymsg could not click"
-I3BLOCKS_VERSION=$(i3blocks -V 2>&1 | awk '{ print $2; exit }')
+I3BLOCKS_VERSION=$("$WORK/bin/i3blocks" -V 2>&1 | awk '{ print $2; exit }')
 if [ "$I3BLOCKS_VERSION" = 1.4 ]; then
     # i3blocks 1.4 receives the click and drops it (its command is running): nothing activates.
     dropped() { grep -A2 "parsed click: name=tickerd .*button=1 x=$X " "$WORK/i3blocks.log" | grep -q "process already spawned"; }
@@ -222,9 +228,12 @@ if [ "$I3BLOCKS_VERSION" = 1.4 ]; then
     ! grep -q "member=Activated" "$WORK/activated.log" || fail "i3blocks 1.4 activated a message: $(cat "$WORK/activated.log")"
     CLICK_RESULT="i3blocks 1.4 receives a click and drops it (nothing activated)"
 else
+    # i3blocks 1.5+: the message under the pointer is activated and its link opened.
     activated() { grep -A3 "member=Activated" "$WORK/activated.log" | grep -q "string \"$MESSAGE\""; }
     wait_for 10 activated || fail "a click on '$FRAME' column $COLUMN (x=$X) did not activate the message: $(cat "$WORK/activated.log")"
-    CLICK_RESULT="a click on column $COLUMN activates the message under the pointer ($MESSAGE)"
+    [ "$(cat "$WORK/home/opened")" = "https://example.org/$MESSAGE" ] ||
+        fail "a click on $MESSAGE opened '$(cat "$WORK/home/opened" 2>/dev/null)', not its link"
+    CLICK_RESULT="a click on column $COLUMN activates the message under the pointer ($MESSAGE) and opens its link"
 fi
 # The pointer leaves the bar (a software cursor shows in the shots).
 swaymsg_ seat seat0 cursor set 1000 150 || fail "swaymsg could not move the cursor"
