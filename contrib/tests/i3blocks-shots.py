@@ -13,7 +13,8 @@ left-aligned in a fixed minimum width, so the span stays put while the text scro
   learn DIR LEARNED CELL_PX -- RENDER...
                               for each shot well inside a step, the frame Render gives at its
                               instant (RENDER with the instant appended prints busctl's JSON) and
-                              the shot's text profile: each frame's look (most of its shots'),
+                              the shot's text profile: each frame's look (most of its shots',
+                              two at least),
                               kept in LEARNED with the text area; no two frames look alike, and
                               each frame's ink starts in the cell of its first visible character
                               and ends in that of its last (no character lost, none added: a
@@ -164,13 +165,15 @@ def render_text(command, at):
     return json.loads(output)["data"][0]
 
 
-SPILL = 2
+# Where a glyph's ink lies in its cell (pixels from the cell's left edge, DejaVu Sans Mono at 8 px
+# a cell, antialiased edges included): its first inked column and its last (a glyph may spill a
+# pixel or two into the next cell). A character lost or added moves an end by a whole cell.
+FIRST_INK = range(0, 6)
+LAST_INK = range(3, 12)
 
 
 def check_extent(learned, cell_px):
-    """Each frame's ink spans the cells from its first visible character to its last (antialiased
-    glyph edges may spill SPILL pixels past a cell; a character lost or added moves an end by a
-    whole cell)."""
+    """Each frame's ink spans the cells from its first visible character to its last."""
     extents = {}
     for text, look in learned.items():
         inked = [x for x, value in enumerate(look) if value]
@@ -180,8 +183,8 @@ def check_extent(learned, cell_px):
     # Where cell 0 starts: the leftmost that the frames' first characters allow.
     origin = min(first - cell_px * start for first, _, start, _ in extents.values())
     for text, (first, last, start, end) in extents.items():
-        if not (origin + cell_px * start - SPILL <= first < origin + cell_px * (start + 1)
-                and origin + cell_px * end <= last < origin + cell_px * (end + 1) + SPILL):
+        if (first - origin - cell_px * start not in FIRST_INK
+                or last - origin - cell_px * end not in LAST_INK):
             print(f"the frame {text!r} shows ink from x={first} to x={last} of the text area, not in "
                   f"cells {start} to {end} ({cell_px} px each from x={origin})", file=sys.stderr)
             return False
@@ -196,14 +199,20 @@ def learn(directory, learned_path, cell_px, command):
         print(f"shot {blank}: the block is missing", file=sys.stderr)
         return 1
     seen = {}
-    for index, (name, at, took, image) in enumerate(shots(directory)):
-        if index % 2 or took > 40_000:
-            continue  # every other shot is enough to see every frame; a slow shot's instant is vague
-        # Only shots well inside a step: the same frame 40 ms before and after.
-        texts = {render_text(command, at + delta) for delta in (-40_000, 40_000)}
+    for name, at, took, image in shots(directory):
+        if took > 40_000:
+            continue  # a slow shot's instant is vague
+        # Only shots well inside a step: the same frame 30 ms before and after.
+        texts = {render_text(command, at + delta) for delta in (-30_000, 30_000)}
         if len(texts) == 1:
             seen.setdefault(texts.pop(), Counter())[tuple(profile(image, area))] += 1
-    learned = {text: list(looks.most_common(1)[0][0]) for text, looks in seen.items()}
+    # A look is learned from at least two shots that are most of the frame's: a shot of a bar
+    # that redrew late on a busy machine must not define a frame.
+    learned = {}
+    for text, looks in seen.items():
+        look, votes = looks.most_common(1)[0]
+        if votes >= 2 and 2 * votes > sum(looks.values()):
+            learned[text] = list(look)
     looks = Counter(tuple(look) for look in learned.values())
     if any(count > 1 for count in looks.values()):
         print("two different frames were learned with one look", file=sys.stderr)

@@ -16,7 +16,8 @@
 #     bus); i3blocks 1.4 (Debian 12) runs a block's command on a click only when it is not
 #     running, so a persistent block gets no click: the test checks that the click changes
 #     nothing there (no `Activated`, the text goes on moving).
-# A failure names the shot and leaves every screenshot under artifacts/i3blocks/.
+# A failure names the shot and leaves every screenshot (PPM) under artifacts/i3blocks/shots/STAGE/;
+# a few are kept as PNGs in artifacts/i3blocks/ in any case.
 #
 # Needs: sway, i3blocks, grim, fonts-dejavu-core, imagemagick, dbus-daemon, dbus-bin
 # (dbus-monitor), xdg-utils (a click opens a link), python3, passwd (useradd), util-linux (setpriv); run as root (it creates the
@@ -43,13 +44,14 @@ PANEL_GID=$(id -g "$PANEL_USER")
 
 WORK=$(mktemp -d /tmp/tickerd-i3blocks.XXXXXX)
 chmod 0755 "$WORK"
-SHOTS=$WORK/shots
+SHOTS_ROOT=$WORK/shots
 cleanup() {
+    local status=$?
     for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
     for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
     cp "$WORK"/*.log "$ARTIFACTS/" 2>/dev/null || true
-    # Every screenshot of the last run stays for a person to look at.
-    [ -d "$SHOTS" ] && cp -r "$SHOTS" "$ARTIFACTS/shots" 2>/dev/null || true
+    # After a failure every screenshot stays for a person to look at (a folder for each stage).
+    if [ "$status" != 0 ] && [ -d "$SHOTS_ROOT" ]; then cp -r "$SHOTS_ROOT" "$ARTIFACTS/shots" || true; fi
     rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -131,7 +133,12 @@ wait_for 20 sway_up || fail "sway did not start: $(tail -n 20 "$WORK/sway.log")"
 WAYLAND_DISPLAY=$(basename "$(ls "$WORK/run"/wayland-* | grep -v '\.lock$' | head -n 1)")
 SWAYSOCK=$(ls "$WORK/run"/sway-ipc.* | head -n 1)
 
-mkdir -p "$SHOTS"; chown "$PANEL_UID:$PANEL_GID" "$SHOTS"
+# shots_in STAGE: the shots from now on go to a fresh folder STAGE (with its own index).
+shots_in() {
+    SHOTS=$SHOTS_ROOT/$1
+    rm -rf "$SHOTS"; mkdir -p "$SHOTS"; chown -R "$PANEL_UID:$PANEL_GID" "$SHOTS_ROOT"
+}
+shots_in start
 # shot NAME: the bar's strip, as PPM, the instant (µs) it was taken (the middle of grim's run)
 # and how long grim ran (the instant's uncertainty).
 shot() {
@@ -156,9 +163,9 @@ timeline() {
 tape_width() {
     timeline | python3 -c 'import json,sys; print(int(json.load(sys.stdin)["data"]["width"]["data"]))'
 }
-# shots_for SECONDS PREFIX: shots one after the other for SECONDS into a fresh folder.
+# shots_for SECONDS STAGE: shots one after the other for SECONDS into a fresh folder STAGE.
 shots_for() {
-    rm -rf "$SHOTS"; mkdir -p "$SHOTS"; chown "$PANEL_UID:$PANEL_GID" "$SHOTS"
+    shots_in "$2"
     local end=$((SECONDS + $1)) count=0
     while [ "$SECONDS" -lt "$end" ]; do
         shot "$(printf '%s-%04d' "$2" "$count")" || fail "grim failed: $(tail -n 5 "$WORK/grim.log")"
@@ -180,13 +187,13 @@ CYCLE=$(( $(tape_width) / SPEED + 1 ))
 shots_for "$CYCLE" cycle
 keep cycle-0000 cycle-first
 keep "$(printf 'cycle-%04d' $(( $(grep -c . "$SHOTS/index") / 2 )))" cycle-middle
-analyse speed "$SHOTS" "$SPEED" 8 "$ARTIFACTS" || fail "the text does not move at the Timeline's speed (shots in artifacts/i3blocks)"
-analyse learn "$SHOTS" "$WORK/learned.json" 8 -- "${RENDER[@]}" || fail "the shots do not show the frames Render gives (see above; shots in artifacts/i3blocks)"
+analyse speed "$SHOTS" "$SPEED" 8 "$ARTIFACTS" || fail "the text does not move at the Timeline's speed (shots in artifacts/i3blocks/shots/cycle)"
+analyse learn "$SHOTS" "$WORK/learned.json" 8 -- "${RENDER[@]}" || fail "the shots do not show the frames Render gives (see above; shots in artifacts/i3blocks/shots/cycle)"
 
 # 2. Later shots show the frame Render gives at their instants.
 shots_for 3 phase
 analyse phase "$SHOTS" "$WORK/learned.json" "$ARTIFACTS" -- "${RENDER[@]}" ||
-    fail "the block does not show the frame Render gives (shots in artifacts/i3blocks)"
+    fail "the block does not show the frame Render gives (shots in artifacts/i3blocks/shots/phase)"
 
 # 4. A click. A mouse is plugged in (a headless sway has none, and a seat without a pointer gives
 # swaybar no clicks), the channel paused so the text stands, and the seat's cursor clicks the
@@ -198,6 +205,7 @@ exec_as_user dbus-monitor --address "$ADDRESS" \
     "type='signal',interface='io.github.tickerd.Ticker1.Manager',member='Activated'" > "$WORK/activated.log" 2>&1 &
 PIDS+=($!)
 wait_for 10 grep -qs NameAcquired "$WORK/activated.log" || fail "dbus-monitor did not start"
+shots_in click
 ctl pause main >/dev/null
 # The text stands once two shots a moment apart look the same.
 standing() { shot still-a && shot still-b && cmp -s "$SHOTS/still-a.ppm" "$SHOTS/still-b.ppm"; }
@@ -242,10 +250,11 @@ moving() { shot moving-a && ! cmp -s "$SHOTS/still-a.ppm" "$SHOTS/moving-a.ppm";
 wait_for 10 moving || fail "the text does not move again after the click and resume"
 
 # 3. Removing the messages hides the block once the removal has reached the view.
+shots_in empty
 ctl remove latin
 ctl remove weather
 hidden() { shot hidden && ! analyse ink "$SHOTS/hidden.ppm" >/dev/null; }
-wait_for $((CYCLE + 10)) hidden || fail "an emptied channel leaves the block on the bar (shots/hidden.ppm)"
+wait_for $((CYCLE + 10)) hidden || fail "an emptied channel leaves the block on the bar (shots/empty/hidden.ppm)"
 keep hidden hidden
 
 echo "i3blocks $I3BLOCKS_VERSION: the block's text moves at the Timeline's speed and shows the frame Render gives;" \
