@@ -5,23 +5,26 @@
 # on a private bus; as a non-root user (sway refuses to run as root), everything it needs copied
 # to a folder it can read.
 #
-# Screenshots (grim) of the bar, about ten a second over a whole cycle of the tape, show:
+# Screenshots (grim) of the bar, one after the other (tens a second) over a whole cycle of the
+# tape, show:
 #  1. the block's text moves at the Timeline's speed (cell width × cells a second, ±2 %) and
-#     changes, with quotes, backslashes and markup characters shown as they are;
-#  2. every shot of a later run shows the frame Render gives at its instant (each frame's look
-#     learned from most of its shots of the first cycle, in the bar's own font);
+#     changes;
+#  2. each frame's look, learned from most of its shots (in the bar's own font), spans exactly the
+#     cells of its first to last character: quotes, backslashes and markup characters show as
+#     they are, nothing cut, nothing added; and every shot of a later run shows the frame Render
+#     gives at its instant;
 #  3. a channel emptied by `remove` hides the block once the removal reaches it;
 #  4. a left click on the block (sway's seat cursor) reaches i3blocks; i3blocks 1.5 and later
 #     hand it to the script, and the message under the pointer is activated (`Activated` on the
-#     bus); i3blocks 1.4 (Debian 12) runs a block's command on a click only when it is not
-#     running, so a persistent block gets no click: the test checks that the click changes
-#     nothing there (no `Activated`, the text goes on moving).
+#     bus) and its link opened; i3blocks 1.4 (Debian 12) runs a block's command on a click only
+#     when it is not running, so a persistent block gets no click: the test checks that i3blocks
+#     drops it and nothing is activated.
 # A failure names the shot and leaves every screenshot (PPM) under artifacts/i3blocks/shots/STAGE/;
 # a few are kept as PNGs in artifacts/i3blocks/ in any case.
 #
 # Needs: sway, i3blocks, grim, fonts-dejavu-core, imagemagick, dbus-daemon, dbus-bin
-# (dbus-monitor), xdg-utils (a click opens a link), python3, passwd (useradd), util-linux (setpriv); run as root (it creates the
-# user).
+# (dbus-monitor), xdg-utils (a click opens a link), python3, passwd (useradd), util-linux
+# (setpriv); run as root (it creates the user). I3BLOCKS=PATH runs another i3blocks build.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
