@@ -75,9 +75,10 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 # Extra Debian packages of `make test-panels` (a real polybar under Xvfb, gjs for the GNOME extension,
 # a headless gnome-shell with numpy and GdkPixbuf to read its screenshots; a real waybar under a
-# headless sway with grim for screenshots, and the fonts of wide text).
+# headless sway with grim for screenshots, and the fonts of wide text; i3blocks in swaybar, its
+# clicks heard with dbus-monitor and their links opened with xdg-open).
 PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell python3-numpy gir1.2-gdkpixbuf-2.0 \
-                      sway waybar grim fonts-noto-cjk fonts-noto-color-emoji
+                      sway waybar grim fonts-noto-cjk fonts-noto-color-emoji i3blocks dbus-bin xdg-utils
 
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
@@ -197,8 +198,8 @@ sanitize-thread: deps python-test-deps
 	$(TSAN_ENV) $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
 
 ## test-panels: polybar under Xvfb, the shared timeline.js and the GNOME extension under gjs, the
-## extension in a real headless GNOME Shell (screenshots), waybar under a headless sway (as a non-root
-## user it creates) and the Plasma widget under plasmoidviewer, against tickerd
+## extension in a real headless GNOME Shell (screenshots), waybar and i3blocks in swaybar under a
+## headless sway (as a non-root user it creates) and the Plasma widget under plasmoidviewer, against tickerd
 test-panels: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(PANEL_DEB_PACKAGES)"
 	$(SWIFT) build $(SWIFT_BUILD_FLAGS)
@@ -206,6 +207,7 @@ test-panels: deps
 	contrib/tests/panel-tests.sh
 	contrib/tests/gnome-shell-test.sh
 	$(SUDO) contrib/tests/waybar-test.sh
+	$(SUDO) contrib/tests/i3blocks-test.sh
 	@$(MAKE) --no-print-directory test-plasma
 
 ## test-plasma: the Plasma 5 widget under plasmoidviewer in Xvfb, against tickerd (screenshots)

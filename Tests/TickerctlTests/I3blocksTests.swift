@@ -2,9 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// contrib/i3blocks/tickerd-i3blocks as i3blocks runs a persistent JSON block: the block's
-/// variables in its environment, one JSON object per click on its stdin (i3blocks' documented
-/// interface), the real tickerctl on PATH and a real tickerd on a private bus.
+/// contrib/i3blocks/tickerd-i3blocks as i3blocks runs a persistent JSON block: under i3blocks 1.5
+/// the block's variables in its environment and one JSON object per click on its stdin (i3blocks'
+/// documented interface); under 1.4 only the command's options, and a stdin that is i3blocks' own.
+/// The real tickerctl on PATH and a real tickerd on a private bus. (contrib/tests/i3blocks-test.sh
+/// runs it in the real i3blocks under a real bar.)
 @Suite(.serialized) struct I3blocksTests {
     static let script = PythonVenv.repositoryRoot + "/contrib/i3blocks/tickerd-i3blocks"
 
@@ -14,6 +16,22 @@ import TestSupport
         #"{"":"","name":"tickerd","command":"tickerd-i3blocks","interval":"persist","format":"json","#
             + #""channel":"links","columns":20,"cell_width":9,"button":\#(button),"x":\#(1500 + relativeX),"y":11,"#
             + #""relative_x":\#(relativeX),"relative_y":11,"width":190,"height":22}"# + "\n"
+    }
+
+    /// The text a bar shows for a `full_text` that the script escaped as Pango markup.
+    static func shownText(_ markup: String) -> String {
+        markup.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#92;", with: "\\")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    /// The block's lines i3blocks 1.4 reads whole: a JSON string with no quote or backslash inside,
+    /// which it takes up to its first quote without decoding escapes.
+    static func readableBy14(_ output: String) -> Bool {
+        output.split(separator: "\n").allSatisfy { line in
+            line.hasPrefix(#"{"full_text":""#) && line.hasSuffix(#""}"#)
+                && !line.dropFirst(14).dropLast(2).contains { $0 == "\"" || $0 == "\\" }
+        }
     }
 
     @Test func theBlockShowsTheFrameAndAClickActivatesTheMessageUnderThePointer() throws {
@@ -59,10 +77,11 @@ import TestSupport
             return try condition()
         }
 
-        // The block's text is the frame (quotes and backslashes escaped), one JSON object a line.
+        // The block's text is the frame (quotes and backslashes as Pango entities), one JSON object a line.
         #expect(block.waitForOutput(timeout: .seconds(10)) { output in
-            CLIFixture.jsonLines(output).contains { $0["full_text"] as? String == frame }
+            CLIFixture.jsonLines(output).contains { ($0["full_text"] as? String).map(Self.shownText) == frame }
         }, "\(block.standardOutput)\n\(block.standardError)")
+        #expect(Self.readableBy14(block.standardOutput), "\(block.standardOutput)")
 
         // A left click 4 px into Beta's first cell (9 px cells): Beta's link, and Beta activated.
         let monitor = try ChildProcess("dbus-monitor", [
@@ -88,5 +107,47 @@ import TestSupport
         writer = -1
         #expect(try block.wait(timeout: .seconds(10)) == 0)
         #expect(try wait { try fixture.property("Subscribers", channel: "links") as? NSNumber == 0 })
+    }
+
+    /// Under i3blocks 1.4 the block gets its settings as options (1.4 refuses unknown keys and
+    /// exports no block variables) and its stdin is i3blocks' own, non-blocking, carrying the bar's
+    /// clicks: the script shows the frame, leaves every click for i3blocks, and ends, its follow
+    /// with it, when i3blocks terminates it.
+    @Test func underI3blocks14TheOptionsChooseTheChannelAndStdinIsLeftAlone() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["configure", "news", "mode=static", "align=left"])
+        _ = try fixture.ok(["post", "--channel", "news", "--id", "a", #"Tom & "Jerry" <b>\o/"#])
+        let frame = try fixture.render(columns: 30, at: 0, channel: "news")
+
+        let stdin = try ChildProcess.makePipe()
+        defer { close(stdin[0]); close(stdin[1]) }
+        // i3blocks 1.4 makes its stdin non-blocking before it starts the blocks.
+        #expect(fcntl(stdin[0], F_SETFL, fcntl(stdin[0], F_GETFL) | O_NONBLOCK) == 0)
+        var click = Array(#"{"name":"tickerd","button":1,"x":500,"y":10}"#.utf8) + [10]
+        #expect(write(stdin[1], &click, click.count) == click.count)
+        let tools = URL(fileURLWithPath: CLIFixture.tickerctl).deletingLastPathComponent().path
+        let block = try ChildProcess("/bin/sh", [Self.script, "--channel", "news", "--columns", "30", "--cell-width", "9"], environment: [
+            "PATH": tools + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+            "DBUS_SESSION_BUS_ADDRESS": fixture.address,
+            // What i3blocks 1.4 exports to a block's command.
+            "BLOCK_NAME": "tickerd", "BLOCK_INSTANCE": "", "BLOCK_BUTTON": "", "BLOCK_X": "", "BLOCK_Y": "",
+        ], extraDescriptors: [0: stdin[0]])
+        defer { if !block.hasExited { block.kill(SIGKILL) } }
+
+        #expect(block.waitForOutput(timeout: .seconds(10)) { output in
+            CLIFixture.jsonLines(output).contains { ($0["full_text"] as? String).map(Self.shownText) == frame }
+        }, "\(block.standardOutput)\n\(block.standardError)")
+        #expect(Self.readableBy14(block.standardOutput), "\(block.standardOutput)")
+        // The click is still there for i3blocks, and the block runs on.
+        var unread = [UInt8](repeating: 0, count: 256)
+        #expect(read(stdin[0], &unread, unread.count) == click.count)
+        #expect(!block.hasExited, "\(block.standardError)")
+        #expect(try fixture.property("Subscribers", channel: "news") as? NSNumber == 1)
+
+        block.kill(SIGTERM)
+        #expect(try block.wait(timeout: .seconds(10)) == 0)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, try fixture.property("Subscribers", channel: "news") as? NSNumber != 0 { usleep(20_000) }
+        #expect(try fixture.property("Subscribers", channel: "news") as? NSNumber == 0)
     }
 }
