@@ -29,6 +29,16 @@ import Testing
             let edit = TextEdit(Array(new.utf8), from: Array(old.utf8), base: "tape")
             #expect(edit.applied(to: old).map { Array($0.utf8) } == Array(new.utf8), "\(old.debugDescription) → \(new.debugDescription)")
             #expect(edit.insert.utf8.count <= new.utf8.count)
+            // It keeps all the bytes both share at the start and then at the end, but for a
+            // scalar cut by either.
+            let (newBytes, oldBytes) = (Array(new.utf8), Array(old.utf8))
+            var keep = 0
+            while keep < min(newBytes.count, oldBytes.count), newBytes[keep] == oldBytes[keep] { keep += 1 }
+            var keepEnd = 0
+            while keepEnd < min(newBytes.count, oldBytes.count) - keep,
+                  newBytes[newBytes.count - 1 - keepEnd] == oldBytes[oldBytes.count - 1 - keepEnd] { keepEnd += 1 }
+            #expect(edit.keep <= keep && edit.keep > keep - 4 && edit.keepEnd <= keepEnd && edit.keepEnd > keepEnd - 4,
+                    "\(old.debugDescription) → \(new.debugDescription)")
         }
     }
 
