@@ -51,5 +51,5 @@ profile=$(ls -S "$WORK"/callgrind.out* | head -n 1)
 callgrind_annotate --inclusive=yes "$profile" 2>/dev/null | swift demangle --simplified \
     | grep -E 'PROGRAM TOTALS|closure #1 in BusSurface.controlInterface|closure #3 in BusSurface.controlInterface|Tape.init\(messages|TapeArrangement.ordered|MessageTable.activeMessages|ChangeCommitter.announce|Manager.evaluate|StateStore.store' \
     | grep -v 'partial apply' | awk -v n="$PAIRS" '!seen[$0]++ { gsub(",", "", $1); printf "%8.2f M  %s\n", $1 / n / 1e6, substr($0, index($0, $2)) }' \
-    | sed -e 's/ \[[^]]*\]$//' -e 's/???://' -e 's/closure #1 in BusSurface.controlInterface()/Post (call)/' -e 's/closure #3 in BusSurface.controlInterface()/Remove (call)/'
+    | sed -e 's/ \[[^]]*\]$//' -e 's/???://' -e 's/closure #1 in BusSurface.controlInterface()/Post (call)/' -e 's/closure #3 in BusSurface.controlInterface()/Remove (call)/'  | awk '!seen[$0]++'
 echo "(instructions per Post + Remove pair, $PAIRS pairs)"
