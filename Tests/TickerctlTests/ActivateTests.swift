@@ -100,6 +100,19 @@ import TestSupport
             environment: environment)
         #expect(empty.status == 64 && empty.stderr.contains("no message under column 30"), "\(empty.stderr)")
         #expect(try String(contentsOfFile: opened, encoding: .utf8) == "https://example.org/notes\n")
+
+        // No program opens links here (a kiosk, a minimal session): the click still reaches the
+        // message's source, and the failure to open is reported.
+        let failing = scratch.file("no-browser")
+        try "#!/bin/sh\nexit 3\n".write(toFile: failing, atomically: true, encoding: .utf8)
+        chmod(failing, 0o755)
+        let unopened = try ChildProcess.run(
+            CLIFixture.tickerctl, ["--bus", fixture.address, "activate", "--channel", "links", "--columns", "40", "--column", "3"],
+            environment: environment.merging(["BROWSER": failing]) { $1 })
+        #expect(unopened.status != 0 && unopened.stderr.contains("https://example.org/notes"), "\(unopened.stderr)")
+        #expect(monitor.waitForOutput(timeout: .seconds(5)) {
+            $0.components(separatedBy: "string \"links\"\n   string \"notes\"").count == 3
+        }, "the second click was not announced")
     }
 
     @Test func activateAtAsksAboutTheFrameOfThatInstant() throws {

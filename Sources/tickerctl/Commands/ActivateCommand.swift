@@ -2,9 +2,10 @@ import ArgumentParser
 import DBus
 import Glibc
 
-/// `tickerctl activate`: a click on the ticker. Opens the link of the message under a column of
-/// the frame meant for `--at` (default: now) with `xdg-open` and tells the daemon (`Activate`),
-/// whose `Activated` signal lets the message's source act on it (a notification's default action).
+/// `tickerctl activate`: a click on the ticker. Tells the daemon (`Activate`) which message is
+/// under a column of the frame meant for `--at` (default: now) — its `Activated` signal lets the
+/// message's source act on it (a notification's default action) — then opens the message's link
+/// with `xdg-open`; a link that cannot be opened is an error after the click was announced.
 struct ActivateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "activate",
@@ -38,10 +39,13 @@ struct ActivateCommand: ParsableCommand {
             guard !id.isEmpty else { throw ClientFailure.usage(UsageError("no message under column \(column ?? frameWidth / 2)")) }
             if print {
                 Swift.print(link.isEmpty ? id : "\(id) \(link)")
-            } else if !link.isEmpty {
+            }
+            // The click is announced first: the message's source hears it even when no program
+            // opens links here.
+            _ = try client.call("Activate", interface: TickerAPI.channelInterface, path: path, arguments: [.string(id)])
+            if !print, !link.isEmpty {
                 try Self.open(link)
             }
-            _ = try client.call("Activate", interface: TickerAPI.channelInterface, path: path, arguments: [.string(id)])
         }
     }
 
