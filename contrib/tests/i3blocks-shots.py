@@ -26,29 +26,11 @@ left-aligned in a fixed minimum width, so the span stays put while the text scro
 """
 import json
 import os
-import shutil
 import subprocess
 import sys
-from collections import Counter
 
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields = []
-    index = 0
-    while len(fields) < 4:
-        while data[index:index + 1].isspace():
-            index += 1
-        if data[index:index + 1] == b"#":
-            index = data.index(b"\n", index) + 1
-            continue
-        start = index
-        while not data[index:index + 1].isspace():
-            index += 1
-        fields.append(data[start:index])
-    index += 1
-    width, height = int(fields[1]), int(fields[2])
-    return width, height, data[index:index + 3 * width * height]
+from ppm_shots import keep, read_ppm
+from collections import Counter
 
 
 def column_ink(image):
@@ -71,11 +53,6 @@ def shots(directory):
         for line in f:
             name, at, took = line.split()
             yield name, int(at), int(took), read_ppm(os.path.join(directory, name + ".ppm"))
-
-
-def keep(directory, names, artifacts):
-    for name in names:
-        shutil.copy(os.path.join(directory, name + ".ppm"), artifacts)
 
 
 def text_area(directory):

@@ -24,30 +24,11 @@
 The module's background is #102030 (the test's style), the bar's #000000.
 """
 import os
-import shutil
 import sys
 
+from ppm_shots import keep, read_ppm
+
 MODULE = (0x10, 0x20, 0x30)
-
-
-def read_ppm(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    fields = []
-    index = 0
-    while len(fields) < 4:
-        while data[index:index + 1].isspace():
-            index += 1
-        if data[index:index + 1] == b"#":
-            index = data.index(b"\n", index) + 1
-            continue
-        start = index
-        while not data[index:index + 1].isspace():
-            index += 1
-        fields.append(data[start:index])
-    index += 1
-    width, height = int(fields[1]), int(fields[2])
-    return width, height, data[index:index + 3 * width * height]
 
 
 def pixel(image, x, y):
@@ -83,11 +64,6 @@ def durations(directory):
     """How long grim ran for each shot (µs): the uncertainty of its instant."""
     with open(os.path.join(directory, "index")) as f:
         return {line.split()[0]: int(line.split()[2]) for line in f}
-
-
-def keep(directory, names, artifacts):
-    for name in names:
-        shutil.copy(os.path.join(directory, name + ".ppm"), artifacts)
 
 
 def check_width(directory, artifacts):
