@@ -44,10 +44,11 @@ import TestSupport
         #expect(try fixture.wait { try fixture.messages(of: "notes").map(\.text) == ["Mail: Two new mails / Ann, Bob"] })
         #expect(try fixture.messages(of: "notes").map(\.id) == ["src/notes/\(id)"])
 
-        // Critical is urgent; an explicit 600 ms timeout ends it by itself.
-        _ = try notifySend(fixture, ["-u", "critical", "-t", "600", "-a", "Power", "Battery low", "5%"])
+        // Critical is urgent; an explicit timeout ends it by itself (long enough to be seen first
+        // on a machine slowed by sanitizers: 600 ms could pass before the first look).
+        _ = try notifySend(fixture, ["-u", "critical", "-t", "2500", "-a", "Power", "Battery low", "5%"])
         #expect(try fixture.wait { try fixture.messages(of: "notes").contains { $0.text == "Power: Battery low / 5%" && $0.urgent } })
-        #expect(try fixture.wait(.seconds(3)) { try !fixture.messages(of: "notes").contains { $0.text.hasPrefix("Power") } })
+        #expect(try fixture.wait(.seconds(8)) { try !fixture.messages(of: "notes").contains { $0.text.hasPrefix("Power") } })
         // And the default timeout ends the first one.
         #expect(try fixture.wait(.seconds(5)) { try fixture.messages(of: "notes").isEmpty })
     }
