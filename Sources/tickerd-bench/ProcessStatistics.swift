@@ -57,6 +57,17 @@ struct ProcessStatistics {
         statusBytes("VmRSS:")
     }
 
+    /// Resident anonymous memory in bytes (`RssAnon`): the daemon's own heap and stacks.
+    func residentAnonymousBytes() -> Int {
+        statusBytes("RssAnon:")
+    }
+
+    /// Resident file-backed memory in bytes (`RssFile`): pages of the binary and of shared
+    /// libraries mapped in, shared with the page cache and every other process mapping them.
+    func residentFileBytes() -> Int {
+        statusBytes("RssFile:")
+    }
+
     /// The largest resident set size so far, in bytes (`VmHWM`).
     func peakResidentBytes() -> Int {
         statusBytes("VmHWM:")
