@@ -41,7 +41,7 @@ import TickerSources
         let header = "[[source]]\nname = \"c\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\n"
         let cases: [(String, Int, String, String)] = [
             (header + "template = \"{output\"", 6, "source[1].template", "never closed"),
-            (header + "template = \"{artist}\"", 6, "source[1].template", "unknown field '{artist}'"),
+            (header + "template = \"load {artist}\"", 6, "source[1].template", "column 6: unknown field '{artist}'"),
             (header + "template = \"[{output} x\"", 6, "source[1].template", "column 1: the optional part opened here is never closed"),
             (header + "template = \"[load] {output}\"", 6, "source[1].template", "column 1: the optional part opened here has no field"),
             (header + "template = \"{output}\"\ncolour = 1", 7, "source[1].colour", "unknown key"),

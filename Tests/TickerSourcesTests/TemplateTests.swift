@@ -158,12 +158,15 @@ import TestSupport
 
     @Test func unknownFieldsInsidePartsAreNamed() throws {
         let template = try MessageTemplate(parsing: "[{artst} — ]{title}")
-        #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
+        let error = #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
+        #expect(error?.description == "column 2: unknown field '{artst}' (this source has: artist, title)")
     }
 
     @Test func unknownFieldsAreNamed() throws {
-        let template = try MessageTemplate(parsing: "{artist} {album}")
-        #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
+        // Columns count characters (scalars), and a field used twice is reported where it is first.
+        let template = try MessageTemplate(parsing: "{artist} ♪ {album} {album}")
+        let error = #expect(throws: TemplateError.self) { try template.check(fields: ["artist", "title"]) }
+        #expect(error?.description == "column 12: unknown field '{album}' (this source has: artist, title)")
         try template.check(fields: ["artist", "album"])
     }
 

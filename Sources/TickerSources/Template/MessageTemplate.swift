@@ -22,6 +22,10 @@ public struct MessageTemplate: Hashable, Sendable {
     /// The pieces in order (adjacent literals are joined).
     public let pieces: [Piece]
 
+    /// The 1-based column of each field's first use in the text, so a field the source lacks is
+    /// reported where it is written.
+    private let fieldColumns: [String: Int]
+
     /// The field names the template uses, in order of first use (optional parts included).
     public var fieldNames: [String] {
         var seen = Set<String>()
@@ -43,6 +47,7 @@ public struct MessageTemplate: Hashable, Sendable {
     public init(parsing text: String) throws(TemplateError) {
         var parser = TemplateParser(text)
         pieces = try parser.parse()
+        fieldColumns = parser.fieldColumns
     }
 
     /// The template with each field replaced by its value in `fields` (absent: empty), and each
@@ -68,11 +73,12 @@ public struct MessageTemplate: Hashable, Sendable {
         return text
     }
 
-    /// Fails with the first field not in `known`, naming the known ones.
+    /// Fails with the first field not in `known`, at the column where it is first written,
+    /// naming the known ones.
     public func check(fields known: Set<String>) throws(TemplateError) {
         for name in fieldNames where !known.contains(name) {
             throw TemplateError(
-                column: 0, problem: "unknown field '{\(name)}' (this source has: \(known.sorted().joined(separator: ", ")))")
+                column: fieldColumns[name] ?? 0, problem: "unknown field '{\(name)}' (this source has: \(known.sorted().joined(separator: ", ")))")
         }
     }
 }

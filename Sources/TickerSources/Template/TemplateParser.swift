@@ -3,6 +3,8 @@
 struct TemplateParser {
     private var characters: ArraySlice<Unicode.Scalar>
     private var column = 0
+    /// The column of each field's first `{`, for errors found after parsing.
+    private(set) var fieldColumns: [String: Int] = [:]
 
     init(_ text: String) {
         characters = Array(text.unicodeScalars)[...]
@@ -23,7 +25,9 @@ struct TemplateParser {
                 column += 1
                 add { $0.append(scalar) }
             case "{":
+                let start = column
                 let name = try fieldName()
+                if fieldColumns[name] == nil { fieldColumns[name] = start }
                 add { $0.append(field: name) }
             case "}":
                 throw TemplateError(column: column, problem: "'}' without a '{' (write '}}' for a brace)")
