@@ -144,4 +144,25 @@ import Testing
         }
         #expect(zeroWidthRuns > 100, "the samples must end runs on zero-width clusters")
     }
+
+    @Test("tapes are equal byte for byte: the same text in another normalization form is another tape")
+    func equalityIsByBytes() {
+        let messages = (0..<300).map { "Nachricht \($0): Größe, café • 東京 🇩🇪" }
+        #expect(Tape(messages: messages, separator: " • ") == Tape(messages: messages, separator: " • "))
+        let composed = Tape(messages: ["caf\u{E9}"], separator: " • ")
+        let decomposed = Tape(messages: ["cafe\u{301}"], separator: " • ")
+        #expect(composed.text == decomposed.text, "Swift's == on String is canonical equivalence")
+        #expect(composed != decomposed)
+        // Every length around the eight-byte steps, each byte changed in turn.
+        for length in 0..<20 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 1) }
+            #expect(bytes.hasSameBytes(as: bytes))
+            #expect(!bytes.hasSameBytes(as: bytes + [0]))
+            for index in 0..<length {
+                var changed = bytes
+                changed[index] ^= 0x80
+                #expect(!bytes.hasSameBytes(as: changed), "length \(length), byte \(index)")
+            }
+        }
+    }
 }

@@ -323,9 +323,10 @@ struct RepeatedScalar {
 }
 
 extension Tape: Equatable {
-    /// Two tapes are equal when their text, gap and layout (where messages and counter fields
-    /// lie) are equal; everything else derives from them.
+    /// Two tapes are equal when their text (byte for byte: a text in another normalization form
+    /// puts its clusters at other bytes), gap and layout (where messages and counter fields lie)
+    /// are equal; everything else derives from them.
     public static func == (lhs: Tape, rhs: Tape) -> Bool {
-        lhs.text == rhs.text && lhs.gap == rhs.gap && lhs.layout == rhs.layout
+        lhs.gap == rhs.gap && lhs.bytes.hasSameBytes(as: rhs.bytes) && lhs.layout == rhs.layout
     }
 }

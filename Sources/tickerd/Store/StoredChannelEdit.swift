@@ -1,3 +1,5 @@
+import Glibc
+
 /// A channel as a journal record holds it when its previous form is already stored: the channel
 /// with its large values left empty — the long texts of its timeline (the tape and the next tape)
 /// and the ids and texts on its tape — and each of those given as an edit of a value of the
@@ -27,11 +29,13 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         let baseBytes = bases.map { Array($0.text.utf8) }
         for (key, text) in channel.timeline.strings where text.utf8.count >= Self.largeText {
             let best: TextEdit?
-            if let same = bases.first(where: { $0.text == text }) {
+            // Compared by bytes: what is stored are bytes, and `==` on strings that are not all
+            // ASCII compares them by canonical equivalence, scalar by scalar.
+            let bytes = Array(text.utf8)
+            if let same = baseBytes.firstIndex(where: { Self.sameBytes($0, bytes) }) {
                 // Unchanged (or moved, as `next` becomes `tape`): kept whole, without a byte scan.
-                best = TextEdit(keeping: text.utf8.count, of: same.key)
+                best = TextEdit(keeping: bytes.count, of: bases[same].key)
             } else {
-                let bytes = Array(text.utf8)
                 best = zip(bases, baseBytes).map { TextEdit(bytes, from: $1, base: $0.key) }
                     .min { $0.insert.utf8.count < $1.insert.utf8.count }
             }
@@ -45,6 +49,15 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         self.texts = texts
         activeIDs = ListEdit(channel.activeIDs, from: previous.activeIDs)
         activeTexts = ListEdit(channel.activeTexts, from: previous.activeTexts)
+    }
+
+    /// Whether `a` and `b` hold the same bytes.
+    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        guard a.count == b.count else { return false }
+        guard !a.isEmpty else { return true }
+        return a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
     }
 
     /// The channel whole, given its `previous` form; nil when the edit does not fit it (a base
