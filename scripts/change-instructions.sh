@@ -1,20 +1,23 @@
 #!/bin/bash
 # Instructions tickerd spends on one Post and its Remove on a channel holding 999 other messages,
-# counted by callgrind (the same from run to run, unlike CPU time on a shared machine). The daemon
-# runs under valgrind with instrumentation off while it starts; it is switched on for N Post +
-# Remove pairs made with tickerctl on a private bus, and the totals are divided by N.
+# counted by callgrind. Unlike CPU time on a shared machine, the counts do not depend on load; they
+# still vary by up to 10 % between runs, because a change that arrives while the one before is still
+# pending (waiting for a message boundary) costs more than one that arrives after it settled, and
+# where that happens depends on when tickerctl's calls come. The daemon runs under valgrind with
+# instrumentation off while it starts; it is switched on for N Post + Remove pairs made with
+# tickerctl on a private bus, and the totals are divided by N.
 #
 #   scripts/change-instructions.sh [TICKERD] [N]
 #
 # TICKERD: the daemon (default .build/release/tickerd), built by `swift build -c release --product
 # tickerd` (the counts of a --static-swift-stdlib build varied from run to run); its DWARF is
 # stripped into a copy, which valgrind 3.19 cannot read from Swift 6 binaries (the symbol table
-# stays). N: pairs (default 40).
+# stays). N: pairs (default 200).
 # Needs valgrind, dbus-daemon, python3; tickerctl from the same folder as TICKERD (or $TICKERCTL).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TICKERD=${1:-$ROOT/.build/release/tickerd}
-PAIRS=${2:-40}
+PAIRS=${2:-200}
 TICKERCTL=${TICKERCTL:-$(dirname "$TICKERD")/tickerctl}
 WORK=$(mktemp -d /tmp/change-instructions.XXXXXX)
 PIDS=()
