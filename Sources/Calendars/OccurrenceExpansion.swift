@@ -88,10 +88,10 @@ struct OccurrenceExpansion {
         let futures = rangeOverrides(overrides, uid: uid(of: master))
         // A start this far before the window (or after it) may still overlap it: by the longest
         // length, and by a range override's move.
-        var longest = max(length.seconds, Int64(length.days + 1) * 86_400) * 1_000_000
+        var longest = length.reach * 1_000_000
         var lookAhead: Instant = 0
         for future in futures {
-            longest = max(longest, (max(future.length.seconds, Int64(future.length.days + 1) * 86_400) + max(0, future.shift)) * 1_000_000)
+            longest = max(longest, (future.length.reach + max(0, future.shift)) * 1_000_000)
             lookAhead = max(lookAhead, -future.shift * 1_000_000)
         }
 
@@ -121,7 +121,7 @@ struct OccurrenceExpansion {
                 if icaltime_is_null_time(value.period.end) == 0 {
                     end = instant(of: resolved(value.period.end, of: property))
                 } else {
-                    end = instant(of: start) + Int64(icaldurationtype_as_int(value.period.duration)) * 1_000_000
+                    end = self.end(of: start, lasting: Length(value.period.duration, allDay: false))
                 }
                 starts.append((start, end))
             }
@@ -218,10 +218,11 @@ struct OccurrenceExpansion {
         // Without COUNT, the walk may start just before the window (a daily rule from 1990
         // need not be walked through 1990–2025); with COUNT every occurrence must be counted.
         let skipTo = window.lowerBound - lookBehind
-        if rule.count == 0, instant(of: dtstart) < skipTo, dtstart.is_date == 0 {
+        // An all-day rule (a daily reminder since 2015) is skipped to the date it has then.
+        if rule.count == 0, instant(of: dtstart) < skipTo {
             let zone = dtstart.zone ?? localZone
-            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), 0, zone)
-            from.zone = zone
+            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), dtstart.is_date, zone)
+            from.zone = dtstart.is_date != 0 ? nil : zone
             if icalrecur_iterator_set_start(iterator, from) == 0 { cical_clear_errno() }
         }
         var result: [icaltimetype] = []
@@ -261,10 +262,29 @@ struct OccurrenceExpansion {
         }
     }
 
-    /// An event's length: whole days for an all-day event, seconds otherwise.
+    /// An event's length: whole days, then seconds. Days are nominal (RFC 5545 3.3.6): a day
+    /// is from a wall-clock time to the same wall-clock time the next day, 23 or 25 hours across
+    /// a DST change; seconds are exact. An all-day event has days only.
     private struct Length {
         var days: Int32
         var seconds: Int64
+
+        init(days: Int32, seconds: Int64) {
+            self.days = days
+            self.seconds = seconds
+        }
+
+        /// A DURATION value: its days and weeks as days, its hours, minutes and seconds as
+        /// seconds (an all-day event keeps only the days, at least one); a negative one is none.
+        init(_ duration: icaldurationtype, allDay: Bool) {
+            let days = duration.is_neg != 0 ? 0 : Int32(clamping: Int64(duration.days) + Int64(duration.weeks) * 7)
+            let seconds = duration.is_neg != 0 ? 0
+                : Int64(duration.hours) * 3_600 + Int64(duration.minutes) * 60 + Int64(duration.seconds)
+            self.init(days: allDay ? max(1, days) : days, seconds: allDay ? 0 : seconds)
+        }
+
+        /// An upper bound of the length in seconds (a day at most 25 hours, rounded up to two).
+        var reach: Int64 { Int64(days + 1) * 86_400 + seconds }
     }
 
     /// DTEND − DTSTART, or DURATION, or one day (all-day) / nothing (timed) when neither is given.
@@ -279,11 +299,7 @@ struct OccurrenceExpansion {
             }
         }
         if let property = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
-            let duration = icalproperty_get_duration(property)
-            if dtstart.is_date != 0 {
-                return Length(days: max(1, Int32(duration.days + duration.weeks * 7)), seconds: 0)
-            }
-            return Length(days: 0, seconds: max(0, Int64(icaldurationtype_as_int(duration))))
+            return Length(icalproperty_get_duration(property), allDay: dtstart.is_date != 0)
         }
         return dtstart.is_date != 0 ? Length(days: 1, seconds: 0) : Length(days: 0, seconds: 0)
     }
@@ -316,11 +332,20 @@ struct OccurrenceExpansion {
             days = day(of: start)..<day(of: last)
             finish = end ?? instant(of: last)
         } else {
-            finish = end ?? begin + length.seconds * 1_000_000
+            finish = end ?? self.end(of: start, lasting: length)
         }
         return CalendarOccurrence(uid: fields.uid, recurrenceID: recurrenceID, start: begin, end: max(begin, finish),
                                   days: days, summary: fields.summary, location: fields.location,
                                   description: fields.description, url: fields.url)
+    }
+
+    /// When a timed occurrence starting at `start` and lasting `length` ends: its days are
+    /// added to the wall-clock time (the same time of day, in the start's zone), then its
+    /// seconds to the instant.
+    private func end(of start: icaltimetype, lasting length: Length) -> Instant {
+        var later = start
+        if length.days > 0 { icaltime_adjust(&later, length.days, 0, 0, 0) }
+        return instant(of: later) + length.seconds * 1_000_000
     }
 
     // MARK: - Times

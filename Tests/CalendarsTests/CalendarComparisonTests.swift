@@ -4,10 +4,13 @@ import TestSupport
 @testable import Calendars
 
 /// Occurrences over four years (2025–2028, so a 29 February falls in) agree with python's
-/// recurring-ical-events on the fixtures in Tests/Fixtures/calendars: DST changes in
-/// Europe/Berlin and America/New_York, VTIMEZONEs under Outlook's names, a yearly birthday on
-/// 29 February, RECURRENCE-ID overrides (single, and RANGE=THISANDFUTURE moving the rest of a
-/// series later or earlier), EXDATE, RDATE (dates, times, periods), all-day events, COUNT and UNTIL.
+/// recurring-ical-events on the fixtures in Tests/Fixtures/calendars, with all-day and floating
+/// times placed in Europe/Berlin, America/New_York, Australia/Lord_Howe (a 30-minute shift) and
+/// Pacific/Apia: DST changes, VTIMEZONEs under Outlook's names, a yearly birthday on 29 February,
+/// RECURRENCE-ID overrides (single, into a gap, and RANGE=THISANDFUTURE moving the rest of a
+/// series later or earlier), EXDATE, RDATE (dates, times, periods), all-day events (on 23- and
+/// 25-hour days, and daily ones begun years before the window), DURATION in days and weeks
+/// across a DST change, COUNT and UNTIL.
 @Suite struct CalendarComparisonTests {
     /// 2025-01-01T00:00:00Z ..< 2029-01-01T00:00:00Z, in seconds.
     static let window = Int64(1_735_689_600)..<Int64(1_861_920_000)
@@ -75,7 +78,7 @@ import TestSupport
         return rows
     }
 
-    @Test(arguments: ["Europe/Berlin", "America/New_York"])
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia"])
     func occurrencesAgreeWithRecurringIcalEvents(zone: String) throws {
         let reference = try Self.reference(zone: zone)
         let ours = try Self.ours(zone: zone)
