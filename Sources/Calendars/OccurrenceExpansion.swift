@@ -133,16 +133,23 @@ struct OccurrenceExpansion {
             if icaltime_is_null_time(value) == 0, Self.isValid(value) { excluded.insert(instant(of: value)) }
         }
 
-        var seen = Set<Instant>()
-        var result: [CalendarOccurrence] = []
+        // Starts at the same instant are one occurrence (RFC 5545 3.8.5.3). They differ only
+        // where a zone skips a day (Pacific/Apia, 30 December 2011): the skipped day's start is
+        // read with the offset before the gap and meets the next day's, and the longer of the
+        // two is kept — the real day, not an all-day event of no length. An override wins.
+        var kept: [Instant: CalendarOccurrence] = [:]
+        var decided = Set<Instant>()
         var unused = overrides
         for (start, rdateEnd) in starts {
             let original = instant(of: start)
-            guard !excluded.contains(original), seen.insert(original).inserted else { continue }
-            let occurrence: CalendarOccurrence?
+            guard !excluded.contains(original), !decided.contains(original) else { continue }
             if let replacement = unused.removeValue(forKey: original) {
-                occurrence = single(replacement, recurrenceID: original)
-            } else if let future = futures.last(where: { $0.original < original }) {
+                decided.insert(original)
+                kept[original] = single(replacement, recurrenceID: original)
+                continue
+            }
+            let occurrence: CalendarOccurrence?
+            if let future = futures.last(where: { $0.original < original }) {
                 var moved = start
                 if start.is_date != 0 {
                     icaltime_adjust(&moved, Int32(clamping: future.shift / 86_400), 0, 0, 0)
@@ -155,8 +162,11 @@ struct OccurrenceExpansion {
             } else {
                 occurrence = make(fields, start: start, length: length, end: rdateEnd, recurrenceID: original)
             }
-            if let occurrence, occurrence.overlaps(window) { result.append(occurrence) }
+            guard let occurrence else { continue }
+            if let other = kept[original], other.end >= occurrence.end { continue }
+            kept[original] = occurrence
         }
+        var result = kept.values.filter { $0.overlaps(window) }
         // An override still happens when the rule does not give its original start (or gives it
         // outside the window the rules were walked in): it was moved, not dropped.
         for (original, component) in unused {
@@ -209,27 +219,41 @@ struct OccurrenceExpansion {
         if icaltime_is_null_time(rule.until) == 0 {
             guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
         }
-        guard let iterator = icalrecur_iterator_new(rule, dtstart) else {
+        // The rule is walked in wall-clock time (RFC 5545 3.3.10: occurrences keep DTSTART's
+        // time of day), without the zone: libical's walk in a zone carries a time moved out of a
+        // DST gap on to the next days (a daily 02:30 in Berlin would be 03:30 on the day after
+        // the spring change too) and drops a day the zone skips (Pacific/Apia, 30 December
+        // 2011). Each start gets the zone back afterwards; ``instant(of:)`` reads one in a gap
+        // with the offset before it. UNTIL, an instant, becomes the wall-clock time it has there.
+        let zone = dtstart.zone
+        var wallStart = dtstart
+        wallStart.zone = nil
+        var wallRule = rule
+        if icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, rule.until.zone != nil, let zone {
+            wallRule.until = icaltime_convert_to_zone(rule.until, zone)
+            wallRule.until.zone = nil
+        }
+        guard let iterator = icalrecur_iterator_new(wallRule, wallStart) else {
             warnings.append("VEVENT \(describe(master)): RRULE not usable by libical, ignored")
             cical_clear_errno()
             return []
         }
         defer { icalrecur_iterator_free(iterator) }
         // Without COUNT, the walk may start just before the window (a daily rule from 1990
-        // need not be walked through 1990–2025); with COUNT every occurrence must be counted.
+        // need not be walked through 1990–2025, nor an all-day one since 2015); with COUNT every
+        // occurrence must be counted.
         let skipTo = window.lowerBound - lookBehind
-        // An all-day rule (a daily reminder since 2015) is skipped to the date it has then.
         if rule.count == 0, instant(of: dtstart) < skipTo {
-            let zone = dtstart.zone ?? localZone
-            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), dtstart.is_date, zone)
-            from.zone = dtstart.is_date != 0 ? nil : zone
+            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), dtstart.is_date, zone ?? localZone)
+            from.zone = nil
             if icalrecur_iterator_set_start(iterator, from) == 0 { cical_clear_errno() }
         }
         var result: [icaltimetype] = []
         var steps = 0
         while true {
-            let next = icalrecur_iterator_next(iterator)
+            var next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { break }
+            next.zone = zone
             let at = instant(of: next)
             if at >= last { break }
             if at + lookBehind >= window.lowerBound { result.append(next) }

@@ -35,8 +35,8 @@ import TestSupport
     }
 
     /// What recurring-ical-events finds, cut to the window by the same overlap rule.
-    static func reference(zone: String) throws -> Set<Row> {
-        let paths = try files().map { fixtures + "/" + $0 }
+    static func reference(zone: String, window: Range<Int64> = window, files: [String]? = nil) throws -> Set<Row> {
+        let paths = try (files ?? self.files()).map { fixtures + "/" + $0 }
         let output = try ChildProcess.run(
             try PythonVenv.python(),
             [fixtures + "/expand.py", zone, String(window.lowerBound), String(window.upperBound)] + paths,
@@ -59,9 +59,9 @@ import TestSupport
     }
 
     /// What the Calendars library finds.
-    static func ours(zone: String) throws -> Set<Row> {
+    static func ours(zone: String, window: Range<Int64> = window, files: [String]? = nil) throws -> Set<Row> {
         var rows = Set<Row>()
-        for file in try files() {
+        for file in try files ?? self.files() {
             let text = try String(contentsOfFile: fixtures + "/" + file, encoding: .utf8)
             let calendar = try ICalendar(parsing: text)
             #expect(calendar.warnings.isEmpty, "\(file): \(calendar.warnings)")
@@ -87,5 +87,34 @@ import TestSupport
         let extra = ours.subtracting(reference).sorted { $0.start < $1.start }
         #expect(missing.isEmpty, "recurring-ical-events has, we lack:\n\(missing.map(\.description).joined(separator: "\n"))")
         #expect(extra.isEmpty, "we have, recurring-ical-events lacks:\n\(extra.map(\.description).joined(separator: "\n"))")
+    }
+
+    /// Pacific/Apia skipped 30 December 2011 (from UTC−10 to UTC+14). A daily 21:00, a daily
+    /// all-day event and a daily noon-for-a-day (DURATION:P1D) there agree with
+    /// recurring-ical-events, except where RFC 5545 3.8.5.3 says duplicates count once: the
+    /// skipped day's start, read with the offset before the gap, is the next day's start, and
+    /// recurring-ical-events lists both. The library keeps one, the longer — so 31 December is a
+    /// whole day, not the skipped day's empty one.
+    @Test func aSkippedDayIsOneOccurrenceOfTheDayAfter() throws {
+        let window = Int64(1_324_339_200)..<Int64(1_326_412_800)  // 2011-12-20 ..< 2012-01-13
+        let files = ["apia-2011.ics"]
+        let reference = try Self.reference(zone: "Pacific/Apia", window: window, files: files)
+        var longest: [String: Row] = [:]
+        for row in reference {
+            let key = "\(row.uid)@\(row.start)"
+            if let other = longest[key], other.end >= row.end { continue }
+            longest[key] = row
+        }
+        #expect(longest.count < reference.count, "recurring-ical-events lists the skipped day too")
+        let ours = try Self.ours(zone: "Pacific/Apia", window: window, files: files)
+        let expected = Set(longest.values)
+        #expect(ours == expected, "recurring-ical-events has, we lack: \(expected.subtracting(ours)); we have, it lacks: \(ours.subtracting(expected))")
+        // 31 December 2011: the whole day, and noon to noon, not nothing.
+        let december31 = Int64(1_325_239_200)  // 2011-12-31 00:00 +14
+        #expect(ours.contains { $0.uid == "apia-days" && $0.start == december31 && $0.end == december31 + 86_400
+            && $0.days == "2011-12-31..<2012-01-01" })
+        #expect(ours.contains { $0.uid == "apia-floating" && $0.start == december31 + 43_200
+            && $0.end == december31 + 43_200 + 86_400 })
+        #expect(!ours.contains { $0.start == $0.end })
     }
 }
