@@ -178,7 +178,7 @@ public final class CalendarSource: ItemSource {
         var warnings: [String] = []
         occurrences = calendar.occurrences(in: (now - 86_400_000_000)..<expandedUntil + lead, timeZone: timeZone,
                                            warnings: &warnings)
-        for warning in Set(warnings) { context?.logger.warning("\(warning)") }
+        for warning in Set(warnings).sorted() { context?.logger.warning("\(origin): \(warning)") }
     }
 
     private func show(at now: Int64) {
@@ -223,6 +223,14 @@ public final class CalendarSource: ItemSource {
             }
         }
         timer?.schedule(at: .after(.microseconds(next - now)))
+    }
+
+    /// The file or URL, as log lines name it.
+    private var origin: String {
+        switch location {
+        case .file(let path): path
+        case .url(let url): url.absoluteString
+        }
     }
 
     /// Logs a problem once until it changes.
