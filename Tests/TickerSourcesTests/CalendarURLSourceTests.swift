@@ -100,4 +100,38 @@ import TestSupport
         }, "\(fixture.log)")
         #expect(fixture.service?.hasExited == false)
     }
+
+    /// Without `timezone`, times are placed in the service's own zone, read from `TZ` as glibc
+    /// reads it (as tickerd does): a name, `:name`, a path into the zoneinfo directory. A `TZ`
+    /// that names no zone (a POSIX rule) places them in UTC and says so in the log.
+    @Test func withoutATimezoneTheServiceZoneIsReadLikeGlibc() throws {
+        let folder = try TemporaryDirectory(prefix: "calendar-zone")
+        let path = folder.file("cal.ics")
+        let now = Date()
+        try Self.calendar([Self.event(uid: "bed", summary: "Bedtime", from: now - 3600, to: now + 3600)])
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "cal"
+            type = "calendar"
+            file = "\(path)"
+            template = "{summary} {start}"
+            """)
+        func start(in zone: String) -> String {
+            let clock = DateFormatter()
+            clock.locale = Locale(identifier: "en_US_POSIX")
+            clock.timeZone = TimeZone(identifier: zone)
+            clock.dateFormat = "HH:mm"
+            return "Bedtime " + clock.string(from: now - 3600)
+        }
+        for (tz, zone) in [(":Australia/Lord_Howe", "Australia/Lord_Howe"), ("/usr/share/zoneinfo/America/New_York", "America/New_York"),
+                           ("Asia/Kolkata", "Asia/Kolkata"), ("EST5EDT,M3.2.0,M11.1.0", "UTC")] {
+            try fixture.killService()
+            try fixture.startService(environment: ["TZ": tz])
+            let shown = try fixture.wait { try fixture.messages(of: "cal").map(\.text) == [start(in: zone)] }
+            let texts = try fixture.messages(of: "cal").map(\.text)
+            #expect(shown, "TZ=\(tz): \(texts)\n\(fixture.log)")
+        }
+        #expect(fixture.log.contains("TZ='EST5EDT,M3.2.0,M11.1.0' is not a zone name"), "\(fixture.log)")
+    }
 }
