@@ -216,8 +216,16 @@ struct OccurrenceExpansion {
         let first = instant(of: dtstart)
         let last = window.upperBound + lookAhead
         if first >= last { return [] }
-        if icaltime_is_null_time(rule.until) == 0 {
-            guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
+        // UNTIL should have DTSTART's type (RFC 5545 3.3.10); a date with a timed DTSTART, as
+        // some programs write it, is taken to include its whole day, as recurring-ical-events
+        // does ("until 10 April" includes 10 April).
+        var until = rule.until
+        if icaltime_is_null_time(until) == 0, until.is_date != 0, dtstart.is_date == 0 {
+            (until.is_date, until.hour, until.minute, until.second) = (0, 23, 59, 59)
+            until.zone = nil
+        }
+        if icaltime_is_null_time(until) == 0 {
+            guard Self.isValid(until), instant(of: until) >= first else { return [] }
         }
         // The rule is walked in wall-clock time (RFC 5545 3.3.10: occurrences keep DTSTART's
         // time of day), without the zone: libical's walk in a zone carries a time moved out of a
@@ -229,8 +237,9 @@ struct OccurrenceExpansion {
         var wallStart = dtstart
         wallStart.zone = nil
         var wallRule = rule
-        if icaltime_is_null_time(rule.until) == 0, rule.until.is_date == 0, rule.until.zone != nil, let zone {
-            wallRule.until = icaltime_convert_to_zone(rule.until, zone)
+        wallRule.until = until
+        if icaltime_is_null_time(until) == 0, until.is_date == 0, until.zone != nil, let zone {
+            wallRule.until = icaltime_convert_to_zone(until, zone)
             wallRule.until.zone = nil
         }
         guard let iterator = icalrecur_iterator_new(wallRule, wallStart) else {
