@@ -127,10 +127,19 @@ struct OccurrenceExpansion {
             }
         }
 
+        // An EXDATE removes the occurrence starting at its instant; a date (VALUE=DATE) in a
+        // timed series removes the occurrences that start on that day (in their own zone), as
+        // recurring-ical-events reads it.
         var excluded = Set<Instant>()
+        var excludedDays = Set<CalendarDay>()
         for property in Self.properties(of: master, kind: ICAL_EXDATE_PROPERTY) {
             let value = resolved(icalproperty_get_exdate(property), of: property)
-            if icaltime_is_null_time(value) == 0, Self.isValid(value) { excluded.insert(instant(of: value)) }
+            guard icaltime_is_null_time(value) == 0, Self.isValid(value) else { continue }
+            if value.is_date != 0, dtstart.is_date == 0 {
+                excludedDays.insert(day(of: value))
+            } else {
+                excluded.insert(instant(of: value))
+            }
         }
 
         // Starts at the same instant are one occurrence (RFC 5545 3.8.5.3). They differ only
@@ -142,7 +151,8 @@ struct OccurrenceExpansion {
         var unused = overrides
         for (start, rdateEnd) in starts {
             let original = instant(of: start)
-            guard !excluded.contains(original), !decided.contains(original) else { continue }
+            guard !excluded.contains(original), !decided.contains(original),
+                  start.is_date != 0 || !excludedDays.contains(day(of: start)) else { continue }
             if let replacement = unused.removeValue(forKey: original) {
                 decided.insert(original)
                 kept[original] = single(replacement, recurrenceID: original)

@@ -11,7 +11,7 @@ import TestSupport
 /// series later or earlier), EXDATE, RDATE (dates, times, periods), all-day events (on 23- and
 /// 25-hour days, and daily ones begun years before the window), DURATION in days and weeks
 /// across a DST change, COUNT and UNTIL (an instant, and a date with a timed DTSTART), EXDATE
-/// and RECURRENCE-ID written in UTC for a zoned series, BYDAY=-1FR, BYSETPOS, and a birthday
+/// (also a date in a timed series) and RECURRENCE-ID written in UTC for a zoned series, BYDAY=-1FR, BYSETPOS, and a birthday
 /// on the last day of February.
 @Suite struct CalendarComparisonTests {
     /// 2025-01-01T00:00:00Z ..< 2029-01-01T00:00:00Z, in seconds.
