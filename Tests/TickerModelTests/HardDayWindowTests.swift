@@ -76,6 +76,10 @@ import TickerModel
         Check(zone: "Europe/Berlin", calendar: "*-02-29", duration: day, instant: "2027-02-28 12:00:00", shown: false),
         Check(zone: "Europe/Berlin", calendar: "*-02-29", duration: day, instant: "2027-03-01 00:00:00", shown: false),
         Check(zone: "America/New_York", calendar: "*-02-29", duration: day, instant: "2028-02-29 23:59:59", shown: true),
+        // The last day of February, every year.
+        Check(zone: "Europe/Berlin", calendar: "*-02~1", duration: day, instant: "2027-02-28 00:00:00", shown: true),
+        Check(zone: "Europe/Berlin", calendar: "*-02~1", duration: day, instant: "2028-02-28 12:00:00", shown: false),
+        Check(zone: "Europe/Berlin", calendar: "*-02~1", duration: day, instant: "2028-02-29 12:00:00", shown: true),
         Check(zone: "Europe/Berlin", calendar: "*-03-30", duration: day, instant: "2025-03-31 00:59:59", shown: true),
         Check(zone: "Europe/Berlin", calendar: "*-03-30", duration: day, instant: "2025-03-31 01:00:00", shown: false),
         Check(zone: "Europe/Berlin", calendar: "*-10-26", duration: day, instant: "2025-10-26 22:59:59", shown: true),
