@@ -88,10 +88,10 @@ struct OccurrenceExpansion {
         let futures = rangeOverrides(overrides, uid: uid(of: master))
         // A start this far before the window (or after it) may still overlap it: by the longest
         // length, and by a range override's move.
-        var longest = max(length.seconds, Int64(length.days + 1) * 86_400) * 1_000_000
+        var longest = length.reach * 1_000_000
         var lookAhead: Instant = 0
         for future in futures {
-            longest = max(longest, (max(future.length.seconds, Int64(future.length.days + 1) * 86_400) + max(0, future.shift)) * 1_000_000)
+            longest = max(longest, (future.length.reach + max(0, future.shift)) * 1_000_000)
             lookAhead = max(lookAhead, -future.shift * 1_000_000)
         }
 
@@ -121,28 +121,45 @@ struct OccurrenceExpansion {
                 if icaltime_is_null_time(value.period.end) == 0 {
                     end = instant(of: resolved(value.period.end, of: property))
                 } else {
-                    end = instant(of: start) + Int64(icaldurationtype_as_int(value.period.duration)) * 1_000_000
+                    end = self.end(of: start, lasting: Length(value.period.duration, allDay: false))
                 }
                 starts.append((start, end))
             }
         }
 
+        // An EXDATE removes the occurrence starting at its instant; a date (VALUE=DATE) in a
+        // timed series removes the occurrences that start on that day (in their own zone), as
+        // recurring-ical-events reads it.
         var excluded = Set<Instant>()
+        var excludedDays = Set<CalendarDay>()
         for property in Self.properties(of: master, kind: ICAL_EXDATE_PROPERTY) {
             let value = resolved(icalproperty_get_exdate(property), of: property)
-            if icaltime_is_null_time(value) == 0, Self.isValid(value) { excluded.insert(instant(of: value)) }
+            guard icaltime_is_null_time(value) == 0, Self.isValid(value) else { continue }
+            if value.is_date != 0, dtstart.is_date == 0 {
+                excludedDays.insert(day(of: value))
+            } else {
+                excluded.insert(instant(of: value))
+            }
         }
 
-        var seen = Set<Instant>()
-        var result: [CalendarOccurrence] = []
+        // Starts at the same instant are one occurrence (RFC 5545 3.8.5.3). They differ only
+        // where a zone skips a day (Pacific/Apia, 30 December 2011): the skipped day's start is
+        // read with the offset before the gap and meets the next day's, and the longer of the
+        // two is kept — the real day, not an all-day event of no length. An override wins.
+        var kept: [Instant: CalendarOccurrence] = [:]
+        var decided = Set<Instant>()
         var unused = overrides
         for (start, rdateEnd) in starts {
             let original = instant(of: start)
-            guard !excluded.contains(original), seen.insert(original).inserted else { continue }
-            let occurrence: CalendarOccurrence?
+            guard !excluded.contains(original), !decided.contains(original),
+                  start.is_date != 0 || !excludedDays.contains(day(of: start)) else { continue }
             if let replacement = unused.removeValue(forKey: original) {
-                occurrence = single(replacement, recurrenceID: original)
-            } else if let future = futures.last(where: { $0.original < original }) {
+                decided.insert(original)
+                kept[original] = single(replacement, recurrenceID: original)
+                continue
+            }
+            let occurrence: CalendarOccurrence?
+            if let future = futures.last(where: { $0.original < original }) {
                 var moved = start
                 if start.is_date != 0 {
                     icaltime_adjust(&moved, Int32(clamping: future.shift / 86_400), 0, 0, 0)
@@ -155,8 +172,11 @@ struct OccurrenceExpansion {
             } else {
                 occurrence = make(fields, start: start, length: length, end: rdateEnd, recurrenceID: original)
             }
-            if let occurrence, occurrence.overlaps(window) { result.append(occurrence) }
+            guard let occurrence else { continue }
+            if let other = kept[original], other.end >= occurrence.end { continue }
+            kept[original] = occurrence
         }
+        var result = kept.values.filter { $0.overlaps(window) }
         // An override still happens when the rule does not give its original start (or gives it
         // outside the window the rules were walked in): it was moved, not dropped.
         for (original, component) in unused {
@@ -206,29 +226,53 @@ struct OccurrenceExpansion {
         let first = instant(of: dtstart)
         let last = window.upperBound + lookAhead
         if first >= last { return [] }
-        if icaltime_is_null_time(rule.until) == 0 {
-            guard Self.isValid(rule.until), instant(of: rule.until) >= first else { return [] }
+        // UNTIL should have DTSTART's type (RFC 5545 3.3.10); a date with a timed DTSTART, as
+        // some programs write it, is taken to include its whole day, as recurring-ical-events
+        // does ("until 10 April" includes 10 April).
+        var until = rule.until
+        if icaltime_is_null_time(until) == 0, until.is_date != 0, dtstart.is_date == 0 {
+            (until.is_date, until.hour, until.minute, until.second) = (0, 23, 59, 59)
+            until.zone = nil
         }
-        guard let iterator = icalrecur_iterator_new(rule, dtstart) else {
+        if icaltime_is_null_time(until) == 0 {
+            guard Self.isValid(until), instant(of: until) >= first else { return [] }
+        }
+        // The rule is walked in wall-clock time (RFC 5545 3.3.10: occurrences keep DTSTART's
+        // time of day), without the zone: libical's walk in a zone carries a time moved out of a
+        // DST gap on to the next days (a daily 02:30 in Berlin would be 03:30 on the day after
+        // the spring change too) and drops a day the zone skips (Pacific/Apia, 30 December
+        // 2011). Each start gets the zone back afterwards; ``instant(of:)`` reads one in a gap
+        // with the offset before it. UNTIL, an instant, becomes the wall-clock time it has there.
+        let zone = dtstart.zone
+        var wallStart = dtstart
+        wallStart.zone = nil
+        var wallRule = rule
+        wallRule.until = until
+        if icaltime_is_null_time(until) == 0, until.is_date == 0, until.zone != nil, let zone {
+            wallRule.until = icaltime_convert_to_zone(until, zone)
+            wallRule.until.zone = nil
+        }
+        guard let iterator = icalrecur_iterator_new(wallRule, wallStart) else {
             warnings.append("VEVENT \(describe(master)): RRULE not usable by libical, ignored")
             cical_clear_errno()
             return []
         }
         defer { icalrecur_iterator_free(iterator) }
         // Without COUNT, the walk may start just before the window (a daily rule from 1990
-        // need not be walked through 1990–2025); with COUNT every occurrence must be counted.
+        // need not be walked through 1990–2025, nor an all-day one since 2015); with COUNT every
+        // occurrence must be counted.
         let skipTo = window.lowerBound - lookBehind
-        if rule.count == 0, instant(of: dtstart) < skipTo, dtstart.is_date == 0 {
-            let zone = dtstart.zone ?? localZone
-            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), 0, zone)
-            from.zone = zone
+        if rule.count == 0, instant(of: dtstart) < skipTo {
+            var from = icaltime_from_timet_with_zone(time_t(skipTo / 1_000_000), dtstart.is_date, zone ?? localZone)
+            from.zone = nil
             if icalrecur_iterator_set_start(iterator, from) == 0 { cical_clear_errno() }
         }
         var result: [icaltimetype] = []
         var steps = 0
         while true {
-            let next = icalrecur_iterator_next(iterator)
+            var next = icalrecur_iterator_next(iterator)
             if icaltime_is_null_time(next) != 0 { break }
+            next.zone = zone
             let at = instant(of: next)
             if at >= last { break }
             if at + lookBehind >= window.lowerBound { result.append(next) }
@@ -261,10 +305,29 @@ struct OccurrenceExpansion {
         }
     }
 
-    /// An event's length: whole days for an all-day event, seconds otherwise.
+    /// An event's length: whole days, then seconds. Days are nominal (RFC 5545 3.3.6): a day
+    /// is from a wall-clock time to the same wall-clock time the next day, 23 or 25 hours across
+    /// a DST change; seconds are exact. An all-day event has days only.
     private struct Length {
         var days: Int32
         var seconds: Int64
+
+        init(days: Int32, seconds: Int64) {
+            self.days = days
+            self.seconds = seconds
+        }
+
+        /// A DURATION value: its days and weeks as days, its hours, minutes and seconds as
+        /// seconds (an all-day event keeps only the days, at least one); a negative one is none.
+        init(_ duration: icaldurationtype, allDay: Bool) {
+            let days = duration.is_neg != 0 ? 0 : Int32(clamping: Int64(duration.days) + Int64(duration.weeks) * 7)
+            let seconds = duration.is_neg != 0 ? 0
+                : Int64(duration.hours) * 3_600 + Int64(duration.minutes) * 60 + Int64(duration.seconds)
+            self.init(days: allDay ? max(1, days) : days, seconds: allDay ? 0 : seconds)
+        }
+
+        /// An upper bound of the length in seconds (a day at most 25 hours, rounded up to two).
+        var reach: Int64 { Int64(days + 1) * 86_400 + seconds }
     }
 
     /// DTEND − DTSTART, or DURATION, or one day (all-day) / nothing (timed) when neither is given.
@@ -279,11 +342,7 @@ struct OccurrenceExpansion {
             }
         }
         if let property = icalcomponent_get_first_property(component, ICAL_DURATION_PROPERTY) {
-            let duration = icalproperty_get_duration(property)
-            if dtstart.is_date != 0 {
-                return Length(days: max(1, Int32(duration.days + duration.weeks * 7)), seconds: 0)
-            }
-            return Length(days: 0, seconds: max(0, Int64(icaldurationtype_as_int(duration))))
+            return Length(icalproperty_get_duration(property), allDay: dtstart.is_date != 0)
         }
         return dtstart.is_date != 0 ? Length(days: 1, seconds: 0) : Length(days: 0, seconds: 0)
     }
@@ -316,11 +375,20 @@ struct OccurrenceExpansion {
             days = day(of: start)..<day(of: last)
             finish = end ?? instant(of: last)
         } else {
-            finish = end ?? begin + length.seconds * 1_000_000
+            finish = end ?? self.end(of: start, lasting: length)
         }
         return CalendarOccurrence(uid: fields.uid, recurrenceID: recurrenceID, start: begin, end: max(begin, finish),
                                   days: days, summary: fields.summary, location: fields.location,
                                   description: fields.description, url: fields.url)
+    }
+
+    /// When a timed occurrence starting at `start` and lasting `length` ends: its days are
+    /// added to the wall-clock time (the same time of day, in the start's zone), then its
+    /// seconds to the instant.
+    private func end(of start: icaltimetype, lasting length: Length) -> Instant {
+        var later = start
+        if length.days > 0 { icaltime_adjust(&later, length.days, 0, 0, 0) }
+        return instant(of: later) + length.seconds * 1_000_000
     }
 
     // MARK: - Times

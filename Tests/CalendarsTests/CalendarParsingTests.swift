@@ -33,6 +33,21 @@ import Testing
         #expect(calendar.occurrences(in: Self.year2028, timeZone: "UTC").isEmpty)
     }
 
+    /// A time in the spring gap of a VTIMEZONE of the file (Outlook's "Lord Howe Standard Time",
+    /// half an hour forward at 02:00 on 5 October 2025) is read with the offset before the gap
+    /// (RFC 5545 3.3.5), as in the IANA zone: 02:15 +10:30, 15:45 UTC the day before, and the
+    /// next day at 02:15 +11 again. (python's icalendar reads it with the offset after the gap,
+    /// which is why the comparison's fixture keeps this case out.)
+    @Test func aTimeInTheGapOfAFilesVTIMEZONEHasTheOffsetBeforeIt() throws {
+        let text = try String(contentsOfFile: CalendarComparisonTests.fixtures + "/outlook-lord-howe.ics", encoding: .utf8)
+            .replacingOccurrences(of: "Lord Howe Standard Time:20250320T014500", with: "Lord Howe Standard Time:20250320T021500")
+        let calendar = try ICalendar(parsing: text)
+        let october = Int64(1_759_449_600) * 1_000_000..<Int64(1_759_708_800) * 1_000_000  // 3 ..< 6 Oct 2025 UTC
+        let starts = calendar.occurrences(in: october, timeZone: "UTC").filter { $0.uid == "lh-quarter-to-two" }.map { $0.start / 1_000_000 }
+        // 4 Oct 02:15 +10:30, 5 Oct 02:15 (in the gap) +10:30, 6 Oct 02:15 +11.
+        #expect(starts == [1_759_506_300, 1_759_592_700, 1_759_677_300])
+    }
+
     @Test func anUnknownTZIDIsReadAsLocalTimeWithAWarning() throws {
         let calendar = try ICalendar(parsing: Self.ics(
             "BEGIN:VEVENT", "UID:x", "DTSTART;TZID=Mars/Olympus:20280301T100000", "END:VEVENT"))

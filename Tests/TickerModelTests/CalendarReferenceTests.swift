@@ -76,6 +76,20 @@ import TickerModel
         #expect(agreeing == compared)
     }
 
+    /// Pacific/Apia skipped 30 December 2011 (UTC−10 to UTC+14 at midnight): every hand-written
+    /// syntax element, from just before the skipped day, from its last second in the old offset
+    /// and from the first second of 31 December, elapses as systemd computes it.
+    @Test(arguments: ["2011-12-29 20:00:00", "2011-12-29 23:59:59", "2011-12-31 00:00:00"])
+    func aSkippedDayAgreesWithSystemdAnalyze(base: String) throws {
+        let zones = SystemZones(local: "Pacific/Apia")
+        let expressions = CalendarCorpus.syntaxElements + ["*-12-30", "*-12-29..31 12:00", "*-*-* 23:59:59"]
+        let reference = try Self.reference(zone: "Pacific/Apia", base: base, expressions: expressions)
+        let mine = CalendarReport.render(expressions: expressions, zones: zones,
+                                         base: try TimestampParser.parse(base, zones: zones),
+                                         iterations: Self.iterations, now: nil)
+        #expect(mine.standardOutput == reference.output)
+    }
+
     @Test func corpusHasEnoughValidAndInvalidExpressions() throws {
         let zones = SystemZones(local: "UTC")
         var valid = 0

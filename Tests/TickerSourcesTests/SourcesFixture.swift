@@ -28,11 +28,11 @@ final class SourcesFixture: @unchecked Sendable {
     /// Where the service keeps what outlives its restarts (in the fixture's temporary directory).
     var statePath: String { directory.file("state") }
 
-    /// Starts tickerd-sources (again).
-    func startService() throws {
+    /// Starts tickerd-sources (again), with `environment` added to the test's own.
+    func startService(environment: [String: String] = [:]) throws {
         service = try ChildProcess(
             TickerdProcess.binary("tickerd-sources"), ["--bus", address, "--config", configPath, "--state", statePath],
-            environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+            environment: environment.merging(["DBUS_SESSION_BUS_ADDRESS": address]) { _, bus in bus })
     }
 
     /// Kills the service with SIGKILL (no chance to clean up) and reaps it.

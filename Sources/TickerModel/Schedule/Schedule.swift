@@ -64,7 +64,7 @@ public struct Schedule: Sendable {
     /// Slots whose entry was inserted, replaced or removed, or whose shown state (shown or not,
     /// since when) changed, since the last ``takeChangedSlots(at:)``.
     private var changedSlots: Set<Int> = []
-    /// The last `nextElapse(after:)` answer per calendar, shared by entries with that calendar.
+    /// The last `nextOccurrence(after:)` answer per calendar, shared by entries with that calendar.
     private var elapseCache: [CalendarSpec: (after: Instant, next: Instant?)] = [:]
 
     /// How the slot index reads a slot's id.
@@ -246,10 +246,10 @@ public struct Schedule: Sendable {
         }
     }
 
-    /// `calendar.nextElapse(after:)`, shared by all entries asking the same question.
-    private mutating func nextElapse(_ calendar: CalendarSpec, after instant: Instant) -> Instant? {
+    /// `calendar.nextOccurrence(after:)`, shared by all entries asking the same question.
+    private mutating func nextOccurrence(_ calendar: CalendarSpec, after instant: Instant) -> Instant? {
         if let cached = elapseCache[calendar], cached.after == instant { return cached.next }
-        let next = calendar.nextElapse(after: instant)
+        let next = calendar.nextOccurrence(after: instant)
         elapseCache[calendar] = (instant, next)
         return next
     }
@@ -264,7 +264,7 @@ public struct Schedule: Sendable {
         }
         if let occurrence = old.nextOccurrence, occurrence == change {
             // A new occurrence starts now.
-            let following = nextElapse(calendar, after: change)
+            let following = nextOccurrence(calendar, after: change)
             let end = change.saturatingAdd(duration)
             return WindowState(activeSince: change, nextChange: following.map { min($0, end) } ?? end,
                                hasEnded: false, nextOccurrence: following)

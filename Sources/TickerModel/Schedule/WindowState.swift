@@ -69,7 +69,7 @@ extension ScheduleEntry {
         }
         // The first occurrence o with o > t - duration, i.e. o + duration > t.
         let (windowOpen, overflow) = t.subtractingReportingOverflow(duration)
-        guard !overflow, let first = calendar.nextElapse(after: windowOpen) else {
+        guard !overflow, let first = calendar.nextOccurrence(after: windowOpen) else {
             return WindowState(activeSince: nil, nextChange: nil, hasEnded: true, nextOccurrence: nil)
         }
         if first > t {
@@ -77,28 +77,30 @@ extension ScheduleEntry {
         }
         // Active: find the latest occurrence at or before t, and the first one after it.
         let latest = latestOccurrence(calendar: calendar, from: first, upTo: t)
-        let following = calendar.nextElapse(after: t)
+        let following = calendar.nextOccurrence(after: t)
         let end = latest.saturatingAdd(duration)
         let nextChange = following.map { min($0, end) } ?? end
         return WindowState(activeSince: latest, nextChange: nextChange, hasEnded: false, nextOccurrence: following)
     }
 
     /// The latest occurrence in [`first`, `t`], where `first` is an occurrence at or before `t`:
-    /// a few steps forward, then a binary search (so dense calendars stay cheap).
+    /// a few steps forward, then a binary search (so dense calendars stay cheap). Occurrences
+    /// are `CalendarSpec.nextOccurrence(after:)`'s: an hour the autumn fold repeats opens one
+    /// window, whatever instant the question starts from.
     private static func latestOccurrence(calendar: CalendarSpec, from first: Instant, upTo t: Instant) -> Instant {
         var latest = first
         for _ in 0..<8 {
-            guard let next = calendar.nextElapse(after: latest), next <= t else { return latest }
+            guard let next = calendar.nextOccurrence(after: latest), next <= t else { return latest }
             latest = next
         }
-        guard let next = calendar.nextElapse(after: latest), next <= t else { return latest }
+        guard let next = calendar.nextOccurrence(after: latest), next <= t else { return latest }
         // Occurrences lie in (latest, t]: the latest one m is t - d + 1 for the smallest d with an
         // occurrence in (t - d, t].
         var low: Int64 = 0  // (t - 0, t] is empty
         var high: Int64 = t - latest  // (latest, t] holds `next`
         while high - low > 1 {
             let mid = low + (high - low) / 2
-            if let next = calendar.nextElapse(after: t - mid), next <= t { high = mid } else { low = mid }
+            if let next = calendar.nextOccurrence(after: t - mid), next <= t { high = mid } else { low = mid }
         }
         return t - high + 1
     }

@@ -32,6 +32,8 @@ public final class CalendarSource: ItemSource {
     public let poll: Int64
     /// How often a URL is fetched (microseconds).
     public let interval: Int64
+    /// Why the service's own zone could not be used for `timeZone` (logged at start), if so.
+    let zoneProblem: String?
 
     /// Occurrences are expanded for this long ahead and again when that runs out.
     static let horizon: Int64 = 2 * 86_400_000_000
@@ -50,8 +52,13 @@ public final class CalendarSource: ItemSource {
     private var stopped = false
 
     /// A source for `location`.
-    public init(location: Location, timeZone: String, lead: Int64 = 0, poll: Int64 = 5_000_000,
+    public convenience init(location: Location, timeZone: String, lead: Int64 = 0, poll: Int64 = 5_000_000,
                 interval: Int64 = 900_000_000) {
+        self.init(location: location, timeZone: timeZone, lead: lead, poll: poll, interval: interval, zoneProblem: nil)
+    }
+
+    init(location: Location, timeZone: String, lead: Int64, poll: Int64, interval: Int64, zoneProblem: String?) {
+        self.zoneProblem = zoneProblem
         self.location = location
         self.timeZone = timeZone
         self.lead = lead
@@ -83,18 +90,26 @@ public final class CalendarSource: ItemSource {
         case (.some, .some):
             throw table.error("url", "give either 'file' or 'url', not both")
         }
-        let zone = try table.string("timezone") ?? TimeZone.current.identifier
-        guard TimeZone(identifier: zone) != nil else { throw table.error("timezone", "unknown time zone '\(zone)'") }
+        let zone: String
+        var zoneProblem: String?
+        if let given = try table.string("timezone") {
+            guard TimeZone(identifier: given) != nil else { throw table.error("timezone", "unknown time zone '\(given)'") }
+            zone = given
+        } else {
+            (zone, zoneProblem) = ServiceTimeZone.resolve()
+        }
         let lead = try SourcesConfigLoader.timeSpan(table, "lead") ?? 0
         let poll = try SourcesConfigLoader.timeSpan(table, "poll") ?? 5_000_000
         let interval = try SourcesConfigLoader.timeSpan(table, "interval") ?? 900_000_000
         if poll < 100_000 { throw table.error("poll", "must be at least 100ms") }
         if interval < 1_000_000 { throw table.error("interval", "must be at least 1s") }
-        return CalendarSource(location: location, timeZone: zone, lead: lead, poll: poll, interval: interval)
+        return CalendarSource(location: location, timeZone: zone, lead: lead, poll: poll, interval: interval,
+                              zoneProblem: zoneProblem)
     }
 
     public func start(_ context: SourceContext) throws {
         self.context = context
+        if let zoneProblem { context.logger.warning("\(zoneProblem)") }
         timer = context.loop.makeTimer { [weak self] in self?.tick() }
         tick()
     }
@@ -178,7 +193,7 @@ public final class CalendarSource: ItemSource {
         var warnings: [String] = []
         occurrences = calendar.occurrences(in: (now - 86_400_000_000)..<expandedUntil + lead, timeZone: timeZone,
                                            warnings: &warnings)
-        for warning in Set(warnings) { context?.logger.warning("\(warning)") }
+        for warning in Set(warnings).sorted() { context?.logger.warning("\(origin): \(warning)") }
     }
 
     private func show(at now: Int64) {
@@ -223,6 +238,14 @@ public final class CalendarSource: ItemSource {
             }
         }
         timer?.schedule(at: .after(.microseconds(next - now)))
+    }
+
+    /// The file or URL, as log lines name it.
+    private var origin: String {
+        switch location {
+        case .file(let path): path
+        case .url(let url): url.absoluteString
+        }
     }
 
     /// Logs a problem once until it changes.
