@@ -4,7 +4,7 @@ import TestSupport
 
 /// A feed source against a real HTTP server whose feeds change the way real ones do, with the
 /// real service and tickerd, watched with busctl and dbus-monitor: what did not change is not
-/// dropped and posted again.
+/// dropped and posted again, and one feed's trouble is no other source's.
 @Suite(.serialized) struct FeedChurnTests {
     /// An RSS document of `items` (title, guid or nil, link or nil), undated, in that order.
     static func rss(_ items: [(String, String?, String?)]) -> String {
@@ -90,5 +90,42 @@ import TestSupport
             #expect(!monitor.standardOutput.contains("member=\(member)"), "\(member) on an edited entry:\n\(monitor.standardOutput)")
         }
         #expect(!fixture.log.contains("same key"), "\(fixture.log)")
+    }
+
+    @Test func aFeedWhoseServerHangsHoldsUpNoOtherFeedOnThatServer() throws {
+        let folder = try TemporaryDirectory(prefix: "feed-slow")
+        let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
+        try FileManager.default.copyItem(atPath: fixtures + "/news-rss2.xml", toPath: folder.file("slow.xml"))
+        try FileManager.default.copyItem(atPath: fixtures + "/blog-atom.xml", toPath: folder.file("blog.xml"))
+        try "".write(toFile: folder.file("slow.xml.trickle"), atomically: true, encoding: .utf8)
+        let (server, port) = try CalendarFeedSourceTests.serve(folder)
+        defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
+        let fixture = try SourcesFixture(sources: """
+            [[source]]
+            name = "slow"
+            type = "feed"
+            url = "http://127.0.0.1:\(port)/slow.xml"
+            interval = "1s"
+            template = "{title}"
+
+            [[source]]
+            name = "blog"
+            type = "feed"
+            url = "http://127.0.0.1:\(port)/blog.xml"
+            count = 2
+            interval = "1s"
+            template = "{title}"
+            """)
+        try fixture.startService()
+        #expect(server.waitForOutput(timeout: .seconds(10)) { $0.contains("/slow.xml trickling") })
+        // While the slow feed's answer trickles in, the other feed is shown and fetched every
+        // interval, as if the slow one were not there.
+        #expect(try fixture.wait { try fixture.messages(of: "blog").count == 2 }, "\(fixture.log)")
+        let fetches = server.standardOutput.split(separator: "\n").filter { $0.hasPrefix("/blog.xml ") }.count
+        #expect(server.waitForOutput(timeout: .seconds(15)) { output in
+            output.split(separator: "\n").filter { $0.hasPrefix("/blog.xml ") }.count >= fetches + 3
+        }, "\(server.standardOutput)")
+        #expect(!server.standardOutput.contains("/slow.xml if-none-match"), "the slow feed's answer finished")
+        #expect(try fixture.messages(of: "slow").isEmpty)
     }
 }
