@@ -85,12 +85,21 @@ import TestSupport
         ("2026-11-25T17:30:00Z", Int64(1_795_627_800)),
         ("2026-11-25T18:30:00.123+01:00", Int64(1_795_627_800)),
         ("2026-11-25", Int64(1_795_564_800)),
+        // As real feeds write them (the instants feedparser gives).
+        ("Tue, 24 Nov 2026 09:00:00 +01:00", Int64(1_795_507_200)),
+        ("2026-11-24 09:00:00 +0100", Int64(1_795_507_200)),
+        ("2026-11-24T09:00:00+0100", Int64(1_795_507_200)),
+        ("Tue, 24 Nov 2026 09:00:00 +0000 (UTC)", Int64(1_795_510_800)),
+        ("Tue, 24 November 2026 9:00:00 GMT", Int64(1_795_510_800)),
+        ("Tue, 24 Nov 2026 09:00:00 XYZ", Int64(1_795_510_800)),
+        // feedparser takes CET as UTC; it is an hour east.
+        ("Tue, 24 Nov 2026 09:00 CET", Int64(1_795_507_200)),
     ])
     func datesInTheFormatsFeedsUse(text: String, seconds: Int64) {
         #expect(FeedDate.parse(text) == seconds * 1_000_000)
     }
 
-    @Test(arguments: ["", "yesterday", "Wed, 32 Nov 2026 18:30:00 GMT", "2026-13-01T00:00:00Z", "Wed, 25 Nov 2026 18:30:00 XYZ"])
+    @Test(arguments: ["", "yesterday", "Wed, 32 Nov 2026 18:30:00 GMT", "2026-13-01T00:00:00Z", "Wed, 25 Nov 2026 18:30:00 +1"])
     func nonsenseIsNoDate(text: String) {
         #expect(FeedDate.parse(text) == nil)
     }
