@@ -83,9 +83,10 @@ import SourceFetch
         #expect(bigResult == .failure(HTTPFetchError("\(big.absoluteString): the body is over the limit of \(limit) bytes")))
     }
 
-    @Test func redirectsAreFollowedAndWhatIsNoFeedIsAnErrorSayingWhy() async throws {
-        let folder = try Self.folder(["feed.xml", "cut.xml"])
+    @Test func redirectsAndCompressionAreFollowedAndWhatIsNoFeedIsAnErrorSayingWhy() async throws {
+        let folder = try Self.folder(["feed.xml", "cut.xml", "gzip.xml"])
         defer { folder.remove() }
+        try Self.write("", folder.file("gzip.xml.gzip"))
         for status in [301, 302, 307, 308] { try Self.write("\(status) /feed.xml", folder.file("r\(status).xml.redirect")) }
         try Self.write("302 /loop.xml", folder.file("loop.xml.redirect"))
         try Self.write("", folder.file("cut.xml.cut"))
@@ -108,6 +109,11 @@ import SourceFetch
             var subscription = FeedSubscription(url: url, ttl: 60_000_000)
             #expect(subscription.record(result, at: 0) == nil && subscription.items.count == 6, "HTTP \(status)")
         }
+
+        // A compressed answer (Content-Encoding: gzip) is read like any other.
+        let gzip = await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url("gzip.xml"), timeout: 10), HTTPValidators())
+        var compressed = FeedSubscription(url: server.url("gzip.xml"), ttl: 60_000_000)
+        #expect(compressed.record(gzip, at: 0) == nil && compressed.items.count == 6, "\(gzip)")
 
         // What fails says what was wrong, naming the feed; the items read before stay.
         var subscription = FeedSubscription(url: server.url("feed.xml"), ttl: 60_000_000)

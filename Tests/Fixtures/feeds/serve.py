@@ -10,6 +10,7 @@ usage: serve.py [--no-validators] DIR
        with another status when it holds one first ("307 /path").
        A file NAME.trickle beside NAME sends NAME one byte every 0.2 s (a server that hangs
        mid-answer); its log line "<path> trickling" comes when it starts.
+       A file NAME.gzip beside NAME sends NAME compressed, with Content-Encoding: gzip.
        A file NAME.cut beside NAME sends the Content-Length of NAME but only its first half,
        then closes the connection (a server that dies mid-answer).
        A file NAME.endless (instead of NAME) answers NAME with an endless body (no
@@ -19,6 +20,7 @@ usage: serve.py [--no-validators] DIR
        (a server that does not do conditional requests).
 """
 import email.utils
+import gzip
 import hashlib
 import http.server
 import os
@@ -66,6 +68,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if os.path.isfile(path + ".content-type"):
                 with open(path + ".content-type") as handle:
                     kind = handle.read().strip()
+            if os.path.isfile(path + ".gzip"):
+                body = gzip.compress(body)
+                headers["Content-Encoding"] = "gzip"
             trickle = os.path.isfile(path + ".trickle")
             cut = os.path.isfile(path + ".cut")
             self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}), trickle, cut)
