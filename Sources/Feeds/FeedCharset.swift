@@ -12,8 +12,8 @@ import Foundation
 /// feed's); a charset the server names that is not read gives way to the declaration. UTF-8,
 /// US-ASCII, UTF-16, ISO-8859-1 and Windows-1252 are read; the result is UTF-8 without a byte
 /// order mark whose declaration (if any) says `UTF-8`, with the same characters as the original.
-/// A document that is not valid in its encoding, or names another encoding, is an error naming
-/// the encoding.
+/// White space before the declaration is dropped. A document that is not valid in its encoding,
+/// or names another encoding, is an error naming the encoding.
 public enum FeedCharset {
     /// The encodings read, by the names (lowercased) that select them.
     enum Encoding {
@@ -41,7 +41,7 @@ public enum FeedCharset {
         var bytes = [UInt8](data)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             // The mark decides, whatever the declaration after it says.
-            bytes.removeFirst(3)
+            bytes = withoutSpaceBeforeDeclaration(Array(bytes.dropFirst(3)))
             guard String(validating: bytes, as: UTF8.self) != nil else { throw FeedParseError("not valid UTF-8 (byte order mark) text") }
             if let declared = declaredEncoding(bytes) { bytes.replaceSubrange(declared.range, with: Array("UTF-8".utf8)) }
             return Data(bytes)
@@ -49,6 +49,7 @@ public enum FeedCharset {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return try decodeUTF16(bytes)
         }
+        bytes = withoutSpaceBeforeDeclaration(bytes)
         let declared = declaredEncoding(bytes)
         let label = chosenLabel(bytes, charset: charset, declared: declared?.value)
         guard let encoding = labels[label.lowercased()] else {
@@ -92,6 +93,14 @@ public enum FeedCharset {
         default:
             return charset
         }
+    }
+
+    /// `bytes` without the white space before an XML declaration (blank lines a blog engine's
+    /// template puts first, which make the declaration misplaced and the document not XML).
+    static func withoutSpaceBeforeDeclaration(_ bytes: [UInt8]) -> [UInt8] {
+        let space = bytes.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.count
+        guard space > 0, bytes[space...].starts(with: Array("<?xml".utf8)) else { return bytes }
+        return Array(bytes[space...])
     }
 
     /// The value of `encoding` in the XML declaration at the start of `bytes` and where it lies.
@@ -141,7 +150,7 @@ public enum FeedCharset {
             case .error: throw FeedParseError("not valid UTF-16 text")
             }
         }
-        var utf8 = Array(String(scalars).utf8)
+        var utf8 = withoutSpaceBeforeDeclaration(Array(String(scalars).utf8))
         if let declared = declaredEncoding(utf8) { utf8.replaceSubrange(declared.range, with: Array("UTF-8".utf8)) }
         return Data(utf8)
     }

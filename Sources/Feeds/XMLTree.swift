@@ -112,7 +112,8 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         let words: [Int: String] = [
             4: "the document is empty", 5: "extra content after the root element", 9: "a character XML does not allow",
             26: "an undeclared entity", 38: "'<' in an attribute value", 39: "an attribute value without quotes",
-            41: "an attribute without a value", 42: "an attribute given twice", 68: "a name was expected",
+            41: "an attribute without a value", 42: "an attribute given twice",
+            64: "an XML declaration after the start of the document", 68: "a name was expected",
             73: "'>' was expected", 76: "an end tag that does not match its start tag",
             77: "the document ends inside an element",
         ]

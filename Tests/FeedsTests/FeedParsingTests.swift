@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Feeds
+import SourceFetch
 
 /// Bad documents get an error that says what is wrong; dates in the formats feeds use.
 @Suite struct FeedParsingTests {
@@ -51,6 +52,22 @@ import TestSupport
         // document is not changed: its `&amp;` is not taken for a bare `&`.)
         let own = try Feed(parsing: Data(declared.utf8)).title
         #expect(own.hasSuffix("& co") && !own.contains("amp"), "\(own)")
+    }
+
+    /// The mending changes nothing in a well-formed feed: every fixture feedparser reads
+    /// without complaint comes out of it byte for byte.
+    @Test func wellFormedFeedsAreNotMended() throws {
+        let folder = FeedServer.fixtures
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".xml") }
+            .filter { !FeedComparisonTests.messy.contains($0) }
+        #expect(names.count >= 9)
+        for name in names {
+            let charset = (try? String(contentsOfFile: folder + "/" + name + ".content-type", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let document = try FeedCharset.utf8Document(try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name)),
+                                                        charset: ConditionalFetcher.charset(ofContentType: charset))
+            #expect(XMLRepair.repaired([UInt8](document)) == [UInt8](document), "\(name)")
+        }
     }
 
     @Test func otherEncodingsAreReadAndAnUnknownOneIsNamed() throws {
