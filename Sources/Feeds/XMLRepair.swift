@@ -1,8 +1,9 @@
-/// Mends the two mistakes that make real feeds' XML not well-formed although every reader
-/// knows what they mean: HTML's named references (`&nbsp;`, `&mdash;`) that XML does not
-/// declare, and a bare `&` (`Tom & Jerry`, `?a=1&b=2` in a link).
+/// Mends the mistakes that make real feeds' XML not well-formed although every reader knows
+/// what they mean: HTML's named references (`&nbsp;`, `&mdash;`) that XML does not declare, a
+/// bare `&` (`Tom & Jerry`, `?a=1&b=2` in a link), and control characters XML does not allow.
 ///
-/// Guarantees: a pure function of the bytes. Outside CDATA sections, comments and processing
+/// Guarantees: a pure function of the bytes. A control character other than tab, line feed and
+/// carriage return becomes a space. Outside CDATA sections, comments and processing
 /// instructions, a reference to a name of ``HTMLEntities`` becomes the numeric reference to the
 /// same character, and an `&` that starts no reference (`&name;`, `&#digits;`, `&#xhex;`) becomes
 /// `&amp;`; everything else is kept byte for byte, so a well-formed document comes out unchanged
@@ -10,7 +11,13 @@
 /// entities of its own (`<!ENTITY`) is left as it is.
 enum XMLRepair {
     /// `bytes` (UTF-8) with the references mended.
-    static func repaired(_ bytes: [UInt8]) -> [UInt8] {
+    static func repaired(_ original: [UInt8]) -> [UInt8] {
+        var bytes = original
+        // Control characters XML 1.0 does not allow anywhere (a title pasted from a terminal):
+        // spaces, as the ticker would show them.
+        for index in bytes.indices where bytes[index] < 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D {
+            bytes[index] = 0x20
+        }
         guard bytes.contains(UInt8(ascii: "&")), !contains(bytes, "<!ENTITY", from: 0) else { return bytes }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 64)

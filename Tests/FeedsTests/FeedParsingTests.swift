@@ -35,8 +35,9 @@ import SourceFetch
         #expect(try Feed(parsing: entity).title == "a &emé; b")
     }
 
-    /// HTML's named references, undeclared in XML, and bare ampersands are read as meant; an
-    /// unknown name is still an error, and a document with entities of its own is left alone.
+    /// HTML's named references, undeclared in XML, bare ampersands and control characters are
+    /// read as meant; an unknown name is still an error, and a document with entities of its own
+    /// is left alone.
     @Test func undeclaredHTMLEntitiesAndBareAmpersandsAreReadAsMeant() throws {
         func title(_ text: String) throws -> String {
             try Feed(parsing: Data("<rss version=\"2.0\"><channel><title>\(text)</title></channel></rss>".utf8)).title
@@ -45,6 +46,8 @@ import SourceFetch
         #expect(try title("Tom & Jerry &amp; &#233;&#xE9; &") == "Tom & Jerry & éé &")
         let atom = "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title type=\"text\"><![CDATA[&nbsp; as written]]><!-- & --></title></feed>"
         #expect(try Feed(parsing: Data(atom.utf8)).title == "&nbsp; as written")
+        // Control characters XML does not allow (feedparser reads them too) are spaces.
+        #expect(try title("A vertical\u{0B}tab, an escape\u{1B}[0m, a NUL\u{00}here") == "A vertical tab, an escape [0m, a NUL here")
         #expect { try title("&bogus; entity") } throws: { ($0 as? FeedParseError)?.message.contains("an undeclared entity") == true }
         let declared = "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY me \"Ann\">]><rss version=\"2.0\"><channel>"
             + "<title>&me; &amp; co</title></channel></rss>"
