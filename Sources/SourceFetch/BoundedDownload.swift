@@ -109,6 +109,8 @@ final class BoundedDownload: NSObject, URLSessionDataDelegate, Sendable {
             } else {
                 ending = .failed(URLError(.badServerResponse))
             }
+            // The deadline's timer holds this object until it fires: not the body as well.
+            state.body = Data()
             return (finish, ending)
         }
         finish?(ending)
