@@ -36,14 +36,20 @@ public struct Feed: Sendable, Equatable {
         }
     }
 
-    /// The newest `count` items: dated items newest first (document order among equal dates),
-    /// then undated ones in document order.
+    /// The newest `count` items with distinct keys: dated items newest first (document order
+    /// among equal dates), then undated ones in document order; of items with the same key (a
+    /// feed that repeats a GUID) only the first in that order counts.
     public func newest(_ count: Int) -> [FeedItem] {
         let dated = items.enumerated().filter { $0.element.date != nil }
             .sorted { ($0.element.date!, -$0.offset) > ($1.element.date!, -$1.offset) }
             .map(\.element)
         let undated = items.filter { $0.date == nil }
-        return Array((dated + undated).prefix(max(0, count)))
+        var seen: Set<String> = []
+        var newest: [FeedItem] = []
+        for item in dated + undated where newest.count < count && seen.insert(item.key).inserted {
+            newest.append(item)
+        }
+        return newest
     }
 }
 

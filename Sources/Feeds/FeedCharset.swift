@@ -4,10 +4,16 @@ import Foundation
 /// given UTF-8).
 ///
 /// Guarantees: the encoding is taken from, in this order, a byte order mark, the HTTP charset,
-/// the XML declaration's `encoding`, else UTF-8 (the precedence of RFC 7303). UTF-8, US-ASCII,
-/// UTF-16, ISO-8859-1 and Windows-1252 are read; the result is UTF-8 whose declaration (if any)
-/// says `UTF-8`, with the same characters as the original. A document that is not valid in its
-/// encoding, or names another encoding, is an error naming the encoding.
+/// the XML declaration's `encoding`, else UTF-8 (the precedence of RFC 7303), except where the
+/// HTTP charset and the declaration disagree and the document itself settles it, as it does for
+/// feedparser: a body that is not valid UTF-8 is not read as the UTF-8 the server claims but in
+/// the declared encoding, and a body declared UTF-8 that is valid UTF-8 beyond ASCII is not read
+/// as the ISO-8859-1 or Windows-1252 the server claims (a server's default charset, not the
+/// feed's); a charset the server names that is not read gives way to the declaration. UTF-8,
+/// US-ASCII, UTF-16, ISO-8859-1 and Windows-1252 are read; the result is UTF-8 without a byte
+/// order mark whose declaration (if any) says `UTF-8`, with the same characters as the original.
+/// White space before the declaration is dropped. A document that is not valid in its encoding,
+/// or names another encoding, is an error naming the encoding.
 public enum FeedCharset {
     /// The encodings read, by the names (lowercased) that select them.
     enum Encoding {
@@ -32,13 +38,20 @@ public enum FeedCharset {
 
     /// `data` as UTF-8 text with a declaration that says so; `charset` is the HTTP charset, if any.
     public static func utf8Document(_ data: Data, charset: String?) throws(FeedParseError) -> Data {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try validUTF8(data, named: "UTF-8 (byte order mark)") }
+        var bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // The mark decides, whatever the declaration after it says.
+            bytes = withoutSpaceBeforeDeclaration(Array(bytes.dropFirst(3)))
+            guard String(validating: bytes, as: UTF8.self) != nil else { throw FeedParseError("not valid UTF-8 (byte order mark) text") }
+            if let declared = declaredEncoding(bytes) { bytes.replaceSubrange(declared.range, with: Array("UTF-8".utf8)) }
+            return Data(bytes)
+        }
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
             return try decodeUTF16(bytes)
         }
+        bytes = withoutSpaceBeforeDeclaration(bytes)
         let declared = declaredEncoding(bytes)
-        let label = charset ?? declared?.value ?? "UTF-8"
+        let label = chosenLabel(bytes, charset: charset, declared: declared?.value)
         guard let encoding = labels[label.lowercased()] else {
             throw FeedParseError("the encoding '\(label)' is not read (UTF-8, UTF-16, ISO-8859-1 and Windows-1252 are)")
         }
@@ -62,6 +75,32 @@ public enum FeedCharset {
             utf8.replaceSubrange(declared.range, with: Array("UTF-8".utf8))
         }
         return Data(utf8)
+    }
+
+    /// The label whose encoding `bytes` are read in: the HTTP `charset` unless the declaration
+    /// (`declared`) and the bytes overrule it (see the type's guarantees), else the declaration,
+    /// else UTF-8.
+    static func chosenLabel(_ bytes: [UInt8], charset: String?, declared: String?) -> String {
+        guard let charset else { return declared ?? "UTF-8" }
+        guard let declared, let stated = labels[declared.lowercased()] else { return charset }
+        guard let served = labels[charset.lowercased()] else { return declared }
+        let validUTF8 = String(validating: bytes, as: UTF8.self) != nil
+        switch (served, stated) {
+        case (.utf8, .latin1), (.utf8, .windows1252):
+            return validUTF8 ? charset : declared
+        case (.latin1, .utf8), (.windows1252, .utf8):
+            return validUTF8 && bytes.contains { $0 >= 0x80 } ? declared : charset
+        default:
+            return charset
+        }
+    }
+
+    /// `bytes` without the white space before an XML declaration (blank lines a blog engine's
+    /// template puts first, which make the declaration misplaced and the document not XML).
+    static func withoutSpaceBeforeDeclaration(_ bytes: [UInt8]) -> [UInt8] {
+        let space = bytes.prefix { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }.count
+        guard space > 0, bytes[space...].starts(with: Array("<?xml".utf8)) else { return bytes }
+        return Array(bytes[space...])
     }
 
     /// The value of `encoding` in the XML declaration at the start of `bytes` and where it lies.
@@ -90,10 +129,6 @@ public enum FeedCharset {
         return (String(decoding: value, as: UTF8.self), valueStart..<valueEnd)
     }
 
-    private static func validUTF8(_ data: Data, named name: String) throws(FeedParseError) -> Data {
-        guard String(validating: data, as: UTF8.self) != nil else { throw FeedParseError("not valid \(name) text") }
-        return data
-    }
 
     /// UTF-16 with a byte order mark (big-endian without one), as UTF-8 with its declaration
     /// saying so.
@@ -115,7 +150,7 @@ public enum FeedCharset {
             case .error: throw FeedParseError("not valid UTF-16 text")
             }
         }
-        var utf8 = Array(String(scalars).utf8)
+        var utf8 = withoutSpaceBeforeDeclaration(Array(String(scalars).utf8))
         if let declared = declaredEncoding(utf8) { utf8.replaceSubrange(declared.range, with: Array("UTF-8".utf8)) }
         return Data(utf8)
     }

@@ -2,7 +2,10 @@ import Foundation
 import TickerModel
 
 /// The date formats feeds use: RFC 822/1123 (RSS `pubDate`, with the usual liberties: no
-/// weekday, two-digit years, zone names, one-digit days) and RFC 3339 (Atom, JSON Feed, `dc:date`).
+/// weekday, two-digit years, zone names, one-digit days, `+01:00`) and RFC 3339 (Atom, JSON Feed,
+/// `dc:date`, also with a space before the offset). A zone name it does not know counts as UTC,
+/// as in feedparser; the European names (CET, CEST, BST, EET…) have their offsets, where
+/// feedparser takes them as UTC.
 enum FeedDate {
     /// The instant `text` names, or nil when it is in neither format.
     static func parse(_ text: String) -> Instant? {
@@ -48,6 +51,8 @@ enum FeedDate {
                     while index < chars.count, chars[index] >= 48, chars[index] <= 57 { index += 1 }
                 }
             }
+            // `2026-11-24 09:00:00 +0100`: a space before the offset.
+            while index < chars.count, chars[index] == 32 { index += 1 }
             if skip(90) || skip(122) {
                 offset = 0
             } else if index < chars.count, chars[index] == 43 || chars[index] == 45 {
@@ -75,11 +80,16 @@ enum FeedDate {
         guard clock.count >= 2, clock.allSatisfy({ $0 != nil }) else { return nil }
         var offset = 0
         if words.count >= 5 {
-            let zone = words[4]
+            // `+0100`, or `+01:00` as some feeds write it.
+            let zone = words[4].replacingOccurrences(of: ":", with: "")
             if let sign = zone.first, sign == "+" || sign == "-", zone.count == 5, let value = Int(zone.dropFirst()) {
                 offset = (sign == "-" ? -1 : 1) * ((value / 100) * 3600 + (value % 100) * 60)
             } else if let hours = zones[zone.uppercased()] {
                 offset = hours * 3600
+            } else if zone.allSatisfy(\.isLetter) {
+                // A zone name it does not know is taken as UTC, as feedparser takes it: the
+                // date is then hours off at most, where no date at all would put the entry last.
+                offset = 0
             } else {
                 return nil
             }
@@ -90,9 +100,10 @@ enum FeedDate {
 
     static let months = ["jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6,
                          "jul": 7, "aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12]
-    /// RFC 822's zone names and their offsets in hours.
+    /// RFC 822's zone names and their offsets in hours, and the European ones feeds use.
     static let zones = ["GMT": 0, "UT": 0, "UTC": 0, "Z": 0, "EST": -5, "EDT": -4, "CST": -6, "CDT": -5,
-                        "MST": -7, "MDT": -6, "PST": -8, "PDT": -7]
+                        "MST": -7, "MDT": -6, "PST": -8, "PDT": -7, "WET": 0, "WEST": 1, "BST": 1, "CET": 1,
+                        "CEST": 2, "MET": 1, "MEST": 2, "EET": 2, "EEST": 3]
 
     /// The instant of a civil time at `offset` seconds east of UTC; nil when a field is out of range.
     static func instant(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offset: Int) -> Instant? {

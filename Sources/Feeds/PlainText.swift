@@ -34,7 +34,8 @@ enum PlainText {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
-    /// `text` with HTML character references (`&amp;`, `&#8217;`, `&#x2019;`, common names)
+    /// `text` with HTML character references (`&amp;`, `&#8217;`, `&#x2019;`, the names of
+    /// ``HTMLEntities``)
     /// decoded; an unknown one is kept as written.
     static func decodeEntities(_ text: String) -> String {
         guard text.contains("&") else { return text }
@@ -66,14 +67,10 @@ enum PlainText {
         if name.hasPrefix("#") {
             return UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init).map { String(Character($0)) }
         }
-        return named[String(name)]
+        if let xml = xmlNamed[String(name)] { return xml }
+        return HTMLEntities.named[String(name)].map { String(Character($0)) }
     }
 
-    /// The named references feeds use in practice.
-    private static let named: [String: String] = [
-        "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": "\u{A0}", "ndash": "–",
-        "mdash": "—", "hellip": "…", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "copy": "©",
-        "reg": "®", "trade": "™", "euro": "€", "eacute": "é", "egrave": "è", "uuml": "ü", "ouml": "ö",
-        "auml": "ä", "szlig": "ß", "middot": "·", "bull": "•", "laquo": "«", "raquo": "»",
-    ]
+    /// XML's five named references.
+    private static let xmlNamed: [String: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
 }

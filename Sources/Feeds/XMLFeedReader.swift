@@ -8,6 +8,10 @@ enum XMLFeedReader {
 
     /// The feed in `data`, or an error saying what the document is instead.
     static func read(_ data: Data, baseURL: URL?) throws(FeedParseError) -> Feed {
+        if looksLikeHTML(data) {
+            // Most HTML is not well-formed XML: say what it is rather than where XML broke.
+            throw FeedParseError("not a feed: the root element is <html> (an HTML page: an error or login page, or a site's page instead of its feed)")
+        }
         let root = try XMLTreeBuilder.parse(data)
         switch (root.name, root.namespace) {
         case ("feed", atom):
@@ -24,6 +28,13 @@ enum XMLFeedReader {
         }
     }
 
+    /// Whether `data` starts (after white space) with an HTML doctype or `<html`.
+    static func looksLikeHTML(_ data: Data) -> Bool {
+        let start = data.prefix(512).drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let head = String(decoding: start.prefix(14), as: UTF8.self).lowercased()
+        return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
+    }
+
     private static func readRSS(channel: FeedXMLNode, items: [FeedXMLNode], baseURL: URL?) -> Feed {
         let entries = items.map { item -> FeedItem in
             let guid = item.child("guid")
@@ -38,11 +49,13 @@ enum XMLFeedReader {
             // An item without a title (a Mastodon post, a microblog) is its description, as
             // RSS 2.0 allows ("all elements of an item are optional … at least one of title or
             // description must be present") and feedparser's users read it.
-            var title = PlainText.fromHTML(item.child("title")?.text ?? "")
-            if title.isEmpty { title = PlainText.fromHTML(item.child("description")?.text ?? "") }
+            // A title with markup written as elements rather than escaped (`<title>Hello
+            // <b>bold</b> world</title>`) keeps the elements' text, as feedparser's does.
+            var title = PlainText.fromHTML(item.child("title")?.allText ?? "")
+            if title.isEmpty { title = PlainText.fromHTML(item.child("description")?.allText ?? "") }
             return FeedItem(id: id, title: title, link: link, date: dateText.flatMap(FeedDate.parse))
         }
-        return Feed(format: .rss, title: PlainText.fromHTML(channel.child("title")?.text ?? ""), items: entries)
+        return Feed(format: .rss, title: PlainText.fromHTML(channel.child("title")?.allText ?? ""), items: entries)
     }
 
     private static func readAtom(_ feed: FeedXMLNode, baseURL: URL?) -> Feed {

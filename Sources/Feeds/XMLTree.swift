@@ -77,12 +77,14 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
     private var tooDeep = false
 
     /// The document's root element, or an error naming the line and what libxml2 reported.
-    static func parse(_ data: Data) throws(FeedParseError) -> FeedXMLNode {
+    static func parse(_ original: Data) throws(FeedParseError) -> FeedXMLNode {
         // FoundationXML's XMLParser traps on names that are not valid UTF-8 (found by the `feed`
         // fuzz target), so only UTF-8 documents reach it: FeedCharset converts the others first.
-        guard String(validating: data, as: UTF8.self) != nil else {
+        guard String(validating: original, as: UTF8.self) != nil else {
             throw FeedParseError("not UTF-8 text")
         }
+        // HTML's entities and bare ampersands, as real feeds have them, read as they are meant.
+        let data = Data(XMLRepair.repaired([UInt8](original)))
         if let offset = nonASCIIEntityReference(in: data) {
             throw FeedParseError("not well-formed XML: an entity reference with a non-ASCII name at byte \(offset)")
         }
@@ -97,11 +99,25 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
         }
         guard ok, builder.error == nil, let root = builder.root else {
             let line = parser.lineNumber
-            let reason = (builder.error ?? parser.parserError).map { ($0 as NSError).localizedDescription }
-                ?? "no root element"
+            let reason = (builder.error ?? parser.parserError).map(Self.describe) ?? "no root element"
             throw FeedParseError("not well-formed XML (line \(line)): \(reason)")
         }
         return root
+    }
+
+    /// What libxml2 found wrong, in words: FoundationXML describes its errors only by number
+    /// (libxml2's `xmlParserErrors`), so the common ones are named here.
+    static func describe(_ error: any Error) -> String {
+        let code = (error as NSError).code
+        let words: [Int: String] = [
+            4: "the document is empty", 5: "extra content after the root element", 9: "a character XML does not allow",
+            26: "an undeclared entity", 38: "'<' in an attribute value", 39: "an attribute value without quotes",
+            41: "an attribute without a value", 42: "an attribute given twice",
+            64: "an XML declaration after the start of the document", 68: "a name was expected",
+            73: "'>' was expected", 76: "an end tag that does not match its start tag",
+            77: "the document ends inside an element",
+        ]
+        return "\(words[code] ?? (error as NSError).localizedDescription) (libxml2 error \(code))"
     }
 
     /// The offset of the first `&name;` whose name has a byte over 0x7F, or nil. FoundationXML's

@@ -44,13 +44,16 @@ public struct HTTPFetchError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Fetches one http(s) URL with conditional GETs, through FoundationNetworking's URLSession
 /// (libcurl): no response cache of its own, so every call reaches the server and a 304 is
-/// reported as `.notModified`.
+/// reported as `.notModified`. Each fetch has a session of its own (see ``BoundedDownload``), so
+/// one slow server delays only its own sources.
 public struct ConditionalFetcher: Sendable {
     /// The resource.
     public let url: URL
-    /// How long one request may take, in seconds.
+    /// How long one request may take, in seconds, from the request to the last byte of the answer
+    /// (a server that trickles its answer is cut off then, too).
     public let timeout: Double
-    /// A larger body is an error (a feed or calendar this big is a mistake or an attack).
+    /// A larger body is an error (a feed or calendar this big is a mistake or an attack); no more
+    /// than this is ever held in memory.
     public let maximumBytes: Int
 
     /// A fetcher for `url`; throws unless it is an http or https URL.
@@ -63,40 +66,30 @@ public struct ConditionalFetcher: Sendable {
         self.maximumBytes = maximumBytes
     }
 
-    /// The session all fetchers share: ephemeral, without a cache, one request per host at a time.
-    private static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpMaximumConnectionsPerHost = 1
-        return URLSession(configuration: configuration)
-    }()
-
     /// GETs the URL (following redirects), conditional on `validators`; 200 gives `.modified`, 304 `.notModified`,
-    /// anything else (another status, a transport error, a body over `maximumBytes`) throws.
+    /// anything else (another status, a transport error, a body over `maximumBytes`, no complete
+    /// answer within `timeout`) throws, saying which in words.
     public func fetch(with validators: HTTPValidators) async throws(HTTPFetchError) -> HTTPFetchOutcome {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("tickerd-sources", forHTTPHeaderField: "User-Agent")
         if let etag = validators.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         if let date = validators.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
+        let http: HTTPURLResponse
         let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await Self.session.data(for: request)
-        } catch {
-            throw HTTPFetchError("cannot fetch \(url.absoluteString): \((error as NSError).localizedDescription)")
-        }
-        guard let http = response as? HTTPURLResponse else {
-            throw HTTPFetchError("\(url.absoluteString): not an HTTP answer")
+        switch await BoundedDownload.run(request, deadline: timeout, maximumBytes: maximumBytes) {
+        case let .answered(response, body):
+            (http, data) = (response, body)
+        case .tooLarge:
+            throw HTTPFetchError("\(url.absoluteString): the body is over the limit of \(maximumBytes) bytes")
+        case .timedOut:
+            throw HTTPFetchError("cannot fetch \(url.absoluteString): no complete answer within \(Self.seconds(timeout))")
+        case let .failed(error):
+            throw HTTPFetchError("cannot fetch \(url.absoluteString): \(Self.reason(error))")
         }
         switch http.statusCode {
         case 304:
             return .notModified
         case 200:
-            guard data.count <= maximumBytes else {
-                throw HTTPFetchError("\(url.absoluteString): body of \(data.count) bytes is over the limit of \(maximumBytes)")
-            }
             return .modified(data, HTTPValidators(etag: http.value(forHTTPHeaderField: "ETag"),
                                                   lastModified: http.value(forHTTPHeaderField: "Last-Modified")),
                              charset: Self.charset(ofContentType: http.value(forHTTPHeaderField: "Content-Type")),
@@ -104,6 +97,30 @@ public struct ConditionalFetcher: Sendable {
         default:
             throw HTTPFetchError("\(url.absoluteString): HTTP \(http.statusCode) "
                 + HTTPURLResponse.localizedString(forStatusCode: http.statusCode))
+        }
+    }
+
+    /// `seconds` as a log line says it (`30 s`, `0.5 s`).
+    static func seconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+    }
+
+    /// A transport error in words: libcurl's own text when it gave one, else what the URL error
+    /// code means (FoundationNetworking describes most codes only by their number).
+    static func reason(_ error: any Error) -> String {
+        let text = (error as NSError).localizedDescription
+        guard text.hasPrefix("The operation could not be completed"), let code = (error as? URLError)?.code else { return text }
+        switch code {
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .networkConnectionLost: return "the connection was closed before the answer was complete"
+        case .notConnectedToInternet: return "no network"
+        case .httpTooManyRedirects: return "too many redirects"
+        case .badServerResponse, .cannotParseResponse: return "not a valid HTTP answer"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "TLS failed (\(text))"
+        default: return text
         }
     }
 

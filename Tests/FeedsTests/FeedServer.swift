@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 
 /// Tests/Fixtures/feeds/serve.py on 127.0.0.1: serves a folder with ETag and Last-Modified,
-/// answers conditional GETs with 304, and logs each request.
+/// answers conditional GETs with 304, and logs each request; marker files beside a file make it
+/// misbehave (redirect, trickle, cut off, endless: see serve.py).
 final class FeedServer: @unchecked Sendable {
     static let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
     let process: ChildProcess
@@ -30,6 +31,11 @@ final class FeedServer: @unchecked Sendable {
     func waitForRequests(_ count: Int) -> [String] {
         _ = process.waitForOutput(timeout: .seconds(30)) { $0.split(separator: "\n").count > count }
         return requests
+    }
+
+    /// Waits (up to 30 s) until a log line satisfies `predicate`; returns whether one did.
+    func waitForLine(_ predicate: @escaping (Substring) -> Bool) -> Bool {
+        process.waitForOutput(timeout: .seconds(30)) { $0.split(separator: "\n").dropFirst().contains(where: predicate) }
     }
 
     func stop() {

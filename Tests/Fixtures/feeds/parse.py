@@ -3,8 +3,9 @@
 release reads): the independent side of FeedComparisonTests.
 
 usage: parse.py URL...   prints one JSON object per entry: url (of the feed), index, id, title
-(as plain text: tags removed, references decoded, white space collapsed; the summary's when the
-entry has no title), link, date (Unix seconds of published, else updated; null when neither).
+(as plain text: tags removed, references decoded, white space collapsed; an Atom title of
+type "text" is text already and only has its white space collapsed; the summary's when the entry
+has no title), link, date (Unix seconds of published, else updated; null when neither).
 """
 import calendar
 import datetime
@@ -60,13 +61,18 @@ def main():
         for index, entry in enumerate(parsed.entries):
             when = entry.get("published_parsed") or entry.get("updated_parsed")
             title = entry.get("title")
+            kind = entry.get("title_detail", {}).get("type")
             if title is None:
                 title = entry.get("summary", "")
+                kind = entry.get("summary_detail", {}).get("type")
+            # An Atom text construct of type "text" is text, not markup: only its white space
+            # is collapsed; everything else feedparser gives as (X)HTML.
+            text = " ".join(title.split()) if kind == "text/plain" and parsed.version.startswith("atom") else plain(title)
             print(json.dumps({
                 "url": url,
                 "index": index,
                 "id": entry.get("id"),
-                "title": plain(title),
+                "title": text,
                 "link": entry.get("link"),
                 "date": calendar.timegm(when) if when else None,
             }, sort_keys=True))

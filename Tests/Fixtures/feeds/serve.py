@@ -6,15 +6,26 @@ usage: serve.py [--no-validators] DIR
        prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
        A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
-       A file NAME.redirect (instead of NAME) answers NAME with a 301 to the path it holds.
+       A file NAME.redirect (instead of NAME) answers NAME with a 301 to the path it holds, or
+       with another status when it holds one first ("307 /path").
+       A file NAME.trickle beside NAME sends NAME one byte every 0.2 s (a server that hangs
+       mid-answer); its log line "<path> trickling" comes when it starts.
+       A file NAME.gzip beside NAME sends NAME compressed, with Content-Encoding: gzip.
+       A file NAME.cut beside NAME sends the Content-Length of NAME but only its first half,
+       then closes the connection (a server that dies mid-answer).
+       A file NAME.endless (instead of NAME) answers NAME with an endless body (no
+       Content-Length), 16 KiB every 10 ms, until the client goes; the log line then says
+       "-> 200 endless, client left after <bytes>".
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
 """
 import email.utils
+import gzip
 import hashlib
 import http.server
 import os
 import sys
+import time
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -25,7 +36,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         ims = self.headers.get("If-Modified-Since")
         if path.startswith(root) and os.path.isfile(path + ".redirect"):
             with open(path + ".redirect") as handle:
-                self.answer(301, b"", inm, ims, {"Location": handle.read().strip()})
+                words = handle.read().split()
+            status = int(words[0]) if len(words) > 1 else 301
+            self.answer(status, b"", inm, ims, {"Location": words[-1]})
+            return
+        if path.startswith(root) and os.path.isfile(path + ".endless"):
+            self.endless()
             return
         if not path.startswith(root) or not os.path.isfile(path):
             self.answer(404, b"not found", inm, ims)
@@ -52,16 +68,54 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if os.path.isfile(path + ".content-type"):
                 with open(path + ".content-type") as handle:
                     kind = handle.read().strip()
-            self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}))
+            if os.path.isfile(path + ".gzip"):
+                body = gzip.compress(body)
+                headers["Content-Encoding"] = "gzip"
+            trickle = os.path.isfile(path + ".trickle")
+            cut = os.path.isfile(path + ".cut")
+            self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}), trickle, cut)
 
-    def answer(self, status, body, inm, ims, headers=None):
+    def endless(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.end_headers()
+        sent = 0
+        chunk = b"<!-- " + b"x" * (16384 - 9) + b" -->"
+        try:
+            self.wfile.write(b'<?xml version="1.0"?><rss version="2.0"><channel><title>Endless</title>')
+            while True:
+                self.wfile.write(chunk)
+                self.wfile.flush()
+                sent += len(chunk)
+                time.sleep(0.01)
+        except OSError:
+            pass
+        self.close_connection = True
+        print("%s endless, client left after %d" % (self.path, sent), flush=True)
+
+    def answer(self, status, body, inm, ims, headers=None, trickle=False, cut=False):
         self.send_response(status)
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         if status != 304:
             self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        if status != 304:
+        if status != 304 and trickle:
+            print("%s trickling" % self.path, flush=True)
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except OSError:
+                self.close_connection = True
+                print("%s trickle, client left" % self.path, flush=True)
+                return
+        elif status != 304 and cut:
+            self.wfile.write(body[:len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+        elif status != 304:
             self.wfile.write(body)
         print("%s if-none-match=%s if-modified-since=%s -> %d" % (self.path, inm, ims, status), flush=True)
 

@@ -1,0 +1,35 @@
+/// The HTML named character references feeds use, by name (names are case-sensitive).
+///
+/// Guarantees: every Latin-1 name (`nbsp` … `yuml`) and the common typographic ones (quotes,
+/// dashes, `hellip`, `euro`, `trade`, arrows); the five XML names are not among them.
+enum HTMLEntities {
+    /// The character of each name.
+    static let named: [String: Unicode.Scalar] = {
+        var table: [String: Unicode.Scalar] = [:]
+        // U+00A0 to U+00FF, in order.
+        let latin1 = """
+            nbsp iexcl cent pound curren yen brvbar sect uml copy ordf laquo not shy reg macr deg plusmn sup2 \
+            sup3 acute micro para middot cedil sup1 ordm raquo frac14 frac12 frac34 iquest Agrave Aacute Acirc \
+            Atilde Auml Aring AElig Ccedil Egrave Eacute Ecirc Euml Igrave Iacute Icirc Iuml ETH Ntilde Ograve \
+            Oacute Ocirc Otilde Ouml times Oslash Ugrave Uacute Ucirc Uuml Yacute THORN szlig agrave aacute \
+            acirc atilde auml aring aelig ccedil egrave eacute ecirc euml igrave iacute icirc iuml eth ntilde \
+            ograve oacute ocirc otilde ouml divide oslash ugrave uacute ucirc uuml yacute thorn yuml
+            """
+        for (offset, name) in latin1.split(separator: " ").enumerated() {
+            table[String(name)] = Unicode.Scalar(UInt32(0xA0 + offset))
+        }
+        let others: [String: UInt32] = [
+            "OElig": 0x152, "oelig": 0x153, "Scaron": 0x160, "scaron": 0x161, "Yuml": 0x178, "fnof": 0x192,
+            "circ": 0x2C6, "tilde": 0x2DC, "ensp": 0x2002, "emsp": 0x2003, "thinsp": 0x2009, "zwnj": 0x200C,
+            "zwj": 0x200D, "lrm": 0x200E, "rlm": 0x200F, "ndash": 0x2013, "mdash": 0x2014, "lsquo": 0x2018,
+            "rsquo": 0x2019, "sbquo": 0x201A, "ldquo": 0x201C, "rdquo": 0x201D, "bdquo": 0x201E,
+            "dagger": 0x2020, "Dagger": 0x2021, "bull": 0x2022, "hellip": 0x2026, "permil": 0x2030,
+            "prime": 0x2032, "Prime": 0x2033, "lsaquo": 0x2039, "rsaquo": 0x203A, "oline": 0x203E,
+            "frasl": 0x2044, "euro": 0x20AC, "trade": 0x2122, "larr": 0x2190, "uarr": 0x2191, "rarr": 0x2192,
+            "darr": 0x2193, "harr": 0x2194, "minus": 0x2212, "infin": 0x221E, "ne": 0x2260, "le": 0x2264,
+            "ge": 0x2265, "hearts": 0x2665,
+        ]
+        for (name, value) in others { table[name] = Unicode.Scalar(value) }
+        return table
+    }()
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import Feeds
+import SourceFetch
+
+/// What real servers do wrong, served by a real local HTTP server: each fetch either reads the
+/// feed or fails with words that say what happened, within its deadline and within its size
+/// limit, and never holds up another fetch.
+@Suite struct FeedServerFailureTests {
+    /// A folder holding news-rss2.xml under each of `names`.
+    static func folder(_ names: [String]) throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory(prefix: "tickerd-feeds")
+        let news = try Data(contentsOf: URL(fileURLWithPath: FeedServer.fixtures + "/news-rss2.xml"))
+        for name in names { try news.write(to: URL(fileURLWithPath: folder.file(name))) }
+        return folder
+    }
+
+    static func write(_ text: String, _ path: String) throws {
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aServerThatHangsMidAnswerIsCutOffAtTheDeadlineAndHoldsUpNoOtherFetch() async throws {
+        let folder = try Self.folder(["slow.xml", "fast.xml"])
+        defer { folder.remove() }
+        try Self.write("", folder.file("slow.xml.trickle"))
+        let server = try FeedServer(serving: folder.path)
+        defer { server.stop() }
+        let slowURL = server.url("slow.xml")
+        let slow = try ConditionalFetcher(url: slowURL, timeout: 3)
+        let slowEnded = Mutex(false)
+        let started = ContinuousClock.now
+        let slowFetch = Task {
+            let result = await FeedFetchTests.fetch(slow, HTTPValidators())
+            slowEnded.withLock { $0 = true }
+            return result
+        }
+        #expect(server.waitForLine { $0.hasPrefix("/slow.xml trickling") })
+
+        // Another feed on the same server is read while the slow one still trickles.
+        let fast = await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url("fast.xml"), timeout: 10), HTTPValidators())
+        #expect(!slowEnded.withLock { $0 }, "the other feed waited for the slow one")
+        guard case .success(.modified(let body, _, _, _)) = fast else {
+            Issue.record("the other feed was not read: \(fast)")
+            return
+        }
+        #expect(try Feed(parsing: body).items.count == 6)
+
+        // The slow one ends at its deadline, saying so.
+        let result = await slowFetch.value
+        let elapsed = ContinuousClock.now - started
+        #expect(result == .failure(HTTPFetchError("cannot fetch \(slowURL.absoluteString): no complete answer within 3 s")))
+        #expect(elapsed >= .seconds(3) && elapsed < .seconds(20), "\(elapsed)")
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aBodyOverTheLimitIsRefusedAsItArrives() async throws {
+        let folder = try TemporaryDirectory(prefix: "tickerd-feeds")
+        defer { folder.remove() }
+        try Self.write("", folder.file("endless.xml.endless"))
+        // A file that says how long it is: refused on its Content-Length.
+        try Self.write("<rss version=\"2.0\"><channel><title>Big</title>" + String(repeating: "<item><title>x</title></item>", count: 12_000)
+                       + "</channel></rss>", folder.file("big.xml"))
+        let server = try FeedServer(serving: folder.path)
+        defer { server.stop() }
+        let limit = 256 << 10
+
+        // A body that never ends (no Content-Length): cut off once it passes the limit, long
+        // before the deadline; the server sees the client go.
+        let endless = server.url("endless.xml")
+        let started = ContinuousClock.now
+        let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: endless, timeout: 30, maximumBytes: limit), HTTPValidators())
+        #expect(result == .failure(HTTPFetchError("\(endless.absoluteString): the body is over the limit of \(limit) bytes")))
+        #expect(ContinuousClock.now - started < .seconds(20))
+        #expect(server.waitForLine { $0.hasPrefix("/endless.xml endless, client left after") })
+        let sent = server.requests.first { $0.hasPrefix("/endless.xml endless") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        #expect((sent ?? .max) < 16 << 20, "the server sent \(sent ?? -1) bytes before the client left")
+
+        let big = server.url("big.xml")
+        let bigResult = await FeedFetchTests.fetch(try ConditionalFetcher(url: big, timeout: 30, maximumBytes: limit), HTTPValidators())
+        #expect(bigResult == .failure(HTTPFetchError("\(big.absoluteString): the body is over the limit of \(limit) bytes")))
+    }
+
+    @Test func redirectsAndCompressionAreFollowedAndWhatIsNoFeedIsAnErrorSayingWhy() async throws {
+        let folder = try Self.folder(["feed.xml", "cut.xml", "gzip.xml"])
+        defer { folder.remove() }
+        try Self.write("", folder.file("gzip.xml.gzip"))
+        for status in [301, 302, 307, 308] { try Self.write("\(status) /feed.xml", folder.file("r\(status).xml.redirect")) }
+        try Self.write("302 /loop.xml", folder.file("loop.xml.redirect"))
+        try Self.write("", folder.file("cut.xml.cut"))
+        // An error page sent with 200, as HTML (not well-formed XML) usually is.
+        try Self.write("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Oops</title></head>\n"
+                       + "<body><p>Something went wrong<br>Try again later</body></html>\n", folder.file("page.xml"))
+        try Self.write("text/html; charset=utf-8", folder.file("page.xml.content-type"))
+        let server = try FeedServer(serving: folder.path)
+        defer { server.stop() }
+
+        // Every kind of redirect: the feed is read, its base where it was found.
+        for status in [301, 302, 307, 308] {
+            let url = server.url("r\(status).xml")
+            let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: url, timeout: 10), HTTPValidators())
+            guard case .success(.modified(_, _, _, let location)) = result else {
+                Issue.record("HTTP \(status): \(result)")
+                continue
+            }
+            #expect(location == server.url("feed.xml"), "HTTP \(status)")
+            var subscription = FeedSubscription(url: url, ttl: 60_000_000)
+            #expect(subscription.record(result, at: 0) == nil && subscription.items.count == 6, "HTTP \(status)")
+        }
+
+        // A compressed answer (Content-Encoding: gzip) is read like any other.
+        let gzip = await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url("gzip.xml"), timeout: 10), HTTPValidators())
+        var compressed = FeedSubscription(url: server.url("gzip.xml"), ttl: 60_000_000)
+        #expect(compressed.record(gzip, at: 0) == nil && compressed.items.count == 6, "\(gzip)")
+
+        // What fails says what was wrong, naming the feed; the items read before stay.
+        var subscription = FeedSubscription(url: server.url("feed.xml"), ttl: 60_000_000)
+        #expect(subscription.record(await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url("feed.xml")), HTTPValidators()), at: 0) == nil)
+        let cases: [(String, String)] = [
+            ("loop.xml", "cannot fetch \(server.url("loop.xml").absoluteString): too many HTTP redirects"),
+            ("cut.xml", "cannot fetch \(server.url("cut.xml").absoluteString): transfer closed with"),
+            ("page.xml", "\(server.url("feed.xml").absoluteString): not a feed: the root element is <html> (an HTML page"),
+            ("missing.xml", "\(server.url("missing.xml").absoluteString): HTTP 404 Not Found"),
+        ]
+        for (name, expected) in cases {
+            let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url(name), timeout: 10), HTTPValidators())
+            let problem = subscription.record(result, at: 1)
+            #expect(problem?.hasPrefix(expected) == true, "\(name): \(problem ?? "no problem")")
+            #expect(problem?.hasSuffix("; keeping the last good items") == true)
+            #expect(subscription.items.count == 6 && subscription.lastGood == 0)
+        }
+    }
+}
