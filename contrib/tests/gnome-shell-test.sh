@@ -9,8 +9,10 @@
 # (contrib/tests/gnome-shell-helper@tickerd.test: leaves the overview, reports the item's place). tickerd serves the session bus of that dbus-run-session,
 # the bus the extension reads. contrib/tests/gnome_shell_probe.py then drives tickerd with
 # tickerctl, takes screenshots through org.gnome.Shell.Screenshot (owning org.gnome.Screenshot, as
-# gnome-screenshot does) and checks what a user sees; see its header for the assertions. A failure
-# names the frame and leaves the screenshots in artifacts/gnome-shell/.
+# gnome-screenshot does) and checks what a user sees; see its header for the assertions. Then
+# contrib/tests/gnome_shell_day.py, in the same Shell, goes through a day: a click, a daemon crash
+# and restart, content changes mid-scroll, texts people write, the Shell stopped and resumed (see
+# its header). A failure names the frame and leaves the screenshots in artifacts/gnome-shell/.
 #
 #   contrib/tests/gnome-shell-test.sh            (CI: 8 s cost windows)
 #   GNOME_COST_WINDOW=60 contrib/tests/gnome-shell-test.sh   (the figures of docs/benchmarks.md)
@@ -90,6 +92,9 @@ gnome-shell --headless --wayland --no-x11 --virtual-monitor 1280x720 >"$WORK/gno
 SHELL_PID=$!
 PIDS+=("$SHELL_PID")
 
-"$PYTHON" "$ROOT/contrib/tests/gnome_shell_probe.py" \
-    --bin "$BIN" --bus "$DBUS_SESSION_BUS_ADDRESS" --shell-pid "$SHELL_PID" --shell-log "$WORK/gnome-shell.log" \
-    --work "$WORK" --artifacts "$ARTIFACTS" --uuid "$UUID" --cost-window "${GNOME_COST_WINDOW:-8}"
+# GNOME_PROBES picks the probes (default both: the cycle, then a day of restarts, changes and texts).
+for probe in ${GNOME_PROBES:-probe day}; do
+    "$PYTHON" "$ROOT/contrib/tests/gnome_shell_$probe.py" \
+        --bin "$BIN" --bus "$DBUS_SESSION_BUS_ADDRESS" --shell-pid "$SHELL_PID" --shell-log "$WORK/gnome-shell.log" \
+        --work "$WORK" --artifacts "$ARTIFACTS" --uuid "$UUID" --cost-window "${GNOME_COST_WINDOW:-8}"
+done

@@ -33,13 +33,14 @@ import shutil
 import subprocess
 import sys
 import time
-import unicodedata
 
 import gi
 import numpy as np
 
 gi.require_version('GdkPixbuf', '2.0')
 from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
+
+from cells import cells  # noqa: E402
 
 TICKER = 'io.github.tickerd.Ticker1'
 CHANNEL_PATH = '/io/github/tickerd/Ticker1/channel/main'
@@ -54,23 +55,6 @@ EDGE_PX = 3  # the least part of a cut wide character in view that is checked
 
 class Failure(Exception):
     pass
-
-
-def cells(text):
-    """The clusters of a frame's text with their cells: [(first cell, cluster, cells)]. A cluster is
-    a code point and the zero-width ones after it; East Asian wide and full-width ones (CJK, emoji)
-    take 2 cells, as in Render (enough for the texts this probe posts)."""
-    out = []
-    cell = 0
-    for char in text:
-        if out and (unicodedata.category(char) in ('Mn', 'Me', 'Cf') or 0xfe00 <= ord(char) <= 0xfe0f):
-            first, cluster, width = out[-1]
-            out[-1] = (first, cluster + char, width)
-            continue
-        width = 2 if unicodedata.east_asian_width(char) in ('W', 'F') else 1
-        out.append((cell, char, width))
-        cell += width
-    return out
 
 
 def now_us():

@@ -55,7 +55,8 @@ PIDS+=($!)
 ctl() { "$BIN/tickerctl" --bus "$ADDRESS" "$@"; }
 wait_for 20 ctl status >/dev/null 2>&1 || fail "tickerd did not come up: $(cat "$WORK/tickerd.log")"
 
-# 1. timeline.js under gjs.
+# 1. timeline.js under gjs; it counts cells with a copy of the daemon's width tables.
+python3 "$ROOT/scripts/gen-timeline-width.py" --check || fail "contrib/js/timeline.js has other width tables than the daemon"
 GJS_TEST=$ROOT/contrib/gnome-shell/tests/timeline-test.js
 ctl post --id news "tickerd on polybar — breaking news scrolls smoothly, and %{F#f00}tags stay text" >/dev/null
 for setup in "mode=continuous speed=9" "mode=scroll delay=400ms easing=easeInOutCubic speed=30" \
@@ -83,6 +84,11 @@ for setup in "speed=9" "speed=7 direction=right"; do
     ctl configure wide $setup
     gjs "$GJS_TEST" "$ADDRESS" wide 9 || fail "timeline.js disagrees with Render on wide characters ($setup)"
 done
+# Emoji the daemon counts as two cells outside the big emoji blocks (Emoji_Presentation, VS16), a
+# symbol it counts as one, a modifier, a flag and marks: each cluster where Render puts it.
+ctl post --channel emoji --id e "✅ done ⭐ ☕ ❤️ love 🌡 21° 👍🏽 ok 🇫🇷 café שָׁלוֹם" >/dev/null
+ctl configure emoji speed=9
+gjs "$GJS_TEST" "$ADDRESS" emoji 12 || fail "timeline.js disagrees with Render on emoji and marks"
 # A change while a viewer's text fits: with the new text fitting too it shows from the change's
 # instant (40 columns), else at the switch (8 columns); a 3-column viewer scrolls seamlessly.
 ctl post --channel still --id s1 "short" >/dev/null
@@ -178,6 +184,6 @@ ctl remove news
 collapsed() { [ "$(module_colours)" -le 1 ]; }
 wait_for 60 collapsed || { cp "$WORK/shot.png" "$ARTIFACTS/polybar-emptied.png"; fail "an emptied channel leaves the polybar module drawn (polybar-emptied.png)"; }
 cp "$WORK/module.png" "$ARTIFACTS/polybar-module-emptied.png"
-echo "panels: timeline.js agrees with Render in 20 setups; the extension enables and disables cleanly" \
+echo "panels: timeline.js agrees with Render in 21 setups; the extension enables and disables cleanly" \
      "and opens the link of the message clicked;" \
      "polybar draws and scrolls the ticker and collapses it when the channel empties (screenshots in artifacts/)"

@@ -5,8 +5,9 @@ Usage: plasma-shots.py SHOTS_DIR FONT_FILE CELL_PX X Y W H COLUMNS SPEED -- TICK
 
 SHOTS_DIR holds shot-NNN.png and times.txt (one line per shot: NNN and the wall-clock
 microseconds just before and just after the screenshot). For each shot the daemon's frame at the
-shot's instant (`TICKERCTL render --columns COLUMNS+1 --at @T --json`) is drawn in the same font,
-one cluster per cell of CELL_PX, shifted left by its offset; the text region (X Y W H) of the
+shot's instant (`TICKERCTL render --columns COLUMNS+1 --at @T --json`) is drawn in the same font
+(a character it lacks in the font fontconfig falls back to; colour emoji are left out), one
+cluster per cell of CELL_PX, shifted left by its offset; the text region (X Y W H) of the
 shot must match it (column ink profile, normalised correlation ≥ MIN_MATCH: one copy of the
 right text, nothing overlapping) within the screenshot's own timing uncertainty, and the residual
 shift must not drift: the text moves at SPEED cells a second (±2%). With SPEED 0 the text must
@@ -30,6 +31,8 @@ import sys
 import numpy
 from PIL import Image, ImageDraw, ImageFont
 
+from cells import cells
+
 MIN_MATCH = 0.85
 MOST_LATE = 0.2  # at most this share of shots may show a frame up to LATEST late (a starved CPU)
 LATEST = 1.0
@@ -39,29 +42,42 @@ EDGE_PX = 3  # the least part of a cut wide character in view that --edges check
 EDGE_SHOTS = 2  # shots per edge --edges needs
 
 
-def cells_of(ch):
-    c = ord(ch)
-    if 0x300 <= c <= 0x36f or 0x200b <= c <= 0x200f or 0xfe00 <= c <= 0xfe0f:
-        return 0
-    wide = (0x1100 <= c <= 0x115f or 0x2e80 <= c <= 0xa4cf or 0xac00 <= c <= 0xd7a3 or
-            0xf900 <= c <= 0xfaff or 0xff00 <= c <= 0xff60 or 0x1f300 <= c <= 0x1faff)
-    return 2 if wide else 1
+FONTS = {}  # (font file, pixel size) -> ImageFont
+FALLBACK = {}  # code point -> font file fontconfig picks for it after the widget's font
+
+
+def font_for(cluster, font):
+    """The font that draws `cluster` (its first code point) as Qt would: the widget's font when it
+    has the glyph, else the one fontconfig falls back to. None for a colour emoji font (bitmaps
+    of one size only: not drawn in the reference)."""
+    c = ord(cluster[0])
+    if c < 0x7f:
+        return font
+    if c not in FALLBACK:
+        FALLBACK[c] = subprocess.run(["fc-match", "-f", "%{file}", "monospace:charset=%x" % c],
+                                     capture_output=True, text=True).stdout
+    path = FALLBACK[c]
+    if not path or "Emoji" in path:
+        return None
+    if (path, font.size) not in FONTS:
+        FONTS[(path, font.size)] = ImageFont.truetype(path, font.size)
+    return FONTS[(path, font.size)]
 
 
 def text_profile(text, font, cell):
     """Column ink profile, at SCALE× horizontal resolution, of `text` drawn one cluster per cell
-    (a 2-cell cluster centred in its cells), as the widget lays it out."""
+    (a printable ASCII one at its cell, any other centred in its cells, in the font fontconfig
+    gives it), as the widget lays it out."""
     image = Image.new("L", (int((len(text) * 2 + 2) * cell * SCALE), 64), 0)
-    x = 0.0
-    for ch in text:
-        w = cells_of(ch)
-        if w:
-            glyph = Image.new("L", (int(3 * cell) + 4, 64), 0)
-            ImageDraw.Draw(glyph).text((0, 0), ch, fill=255, font=font)
-            glyph = glyph.resize((glyph.width * SCALE, 64))
-            left = x + (w * cell - font.getlength(ch)) / 2 if w == 2 else x
-            image.paste(glyph, (int(round(left * SCALE)), 0), glyph)
-        x += w * cell
+    for k, cluster, w in cells(text):
+        face = font_for(cluster, font)
+        if w == 0 or cluster == " " or face is None:
+            continue
+        glyph = Image.new("L", (int(3 * cell) + 8, 64), 0)
+        ImageDraw.Draw(glyph).text((4, 0), cluster, fill=255, font=face)
+        glyph = glyph.resize((glyph.width * SCALE, 64))
+        left = k * cell + ((w * cell - face.getlength(cluster)) / 2 if ord(cluster[0]) >= 0x7f else 0) - 4
+        image.paste(glyph, (int(round(left * SCALE)), 0), glyph)
     return numpy.asarray(image, dtype=float).sum(axis=0)
 
 
@@ -119,7 +135,9 @@ def main():
     strict = "--strict" in args[split + 1:]  # no late frame allowed
     font = ImageFont.truetype(font_file, max(6, round(cell / 0.60205)))  # DejaVu Sans Mono: 0.602 em
     def render(t):
-        out = subprocess.run(tickerctl + ["render", "--columns", str(columns + 2), "--at", "@%.6f" % (t / 1e6),
+        # The widget's declared width (its columns and the cell partly in view): a wider Render
+        # may see a pending change switch in view, which the daemon keeps out of declared views.
+        out = subprocess.run(tickerctl + ["render", "--columns", str(columns + 1), "--at", "@%.6f" % (t / 1e6),
                                           "--json"], check=True, capture_output=True, text=True).stdout
         return json.loads(out)
 
@@ -188,17 +206,8 @@ def main():
 
 
 def clusters_at(text):
-    """[(first cell, cluster, cells)] of a frame's text (zero-width code points stay attached)."""
-    out = []
-    cell = 0
-    for ch in text:
-        w = cells_of(ch)
-        if w == 0 and out:
-            out[-1] = (out[-1][0], out[-1][1] + ch, out[-1][2])
-            continue
-        out.append((cell, ch, w))
-        cell += w
-    return out
+    """[(first cell, cluster, cells)] of a frame's text, as the daemon counts cells."""
+    return cells(text)
 
 
 def edges_main(args):

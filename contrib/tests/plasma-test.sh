@@ -9,7 +9,11 @@
 #     (xdotool): the text stands still; a left click on the message then runs `tickerctl activate`:
 #     its link reaches the $BROWSER stand-in (through xdg-open) and `Activated` is seen on the bus
 #     (dbus-monitor); a second middle click resumes it;
-#  3. after a daemon restart (same state folder) the widget comes back at the right phase; then a
+#  3. the daemon killed, the widget asks for 0 px and draws nothing; after a restart (same state
+#     folder) it comes back by itself at the right phase; an urgent message comes and expires
+#     mid-scroll; Hebrew, Arabic, mixed-direction, very long and one-word texts show Render's
+#     frames (an emoji text is kept for a look); after a 3 s SIGSTOP of plasmoidviewer every shot
+#     shows the frame of its instant; then a
 #     text of CJK and emoji: a wide character cut by either edge shows its part in view as its
 #     glyph does there wholly in view, not blank (plasma-shots.py --edges);
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
@@ -213,9 +217,21 @@ xdotool click 2
 resumed() { ! paused; }
 wait_for 10 resumed || fail "a second middle click did not resume the channel"
 
-# 3. A daemon restart: the widget hides while it is away and comes back at the right phase.
-kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
+# 3. A daemon crash and restart: the widget hides while it is away (nothing frozen in its place)
+# and comes back by itself at the right phase.
+kill -KILL "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
 wait_for 20 logged "tickerd-plasma: timeline offline" || fail "the widget did not notice the daemon leaving"
+layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
+hidden() { [ "$(layout_width)" = "0" ]; }
+wait_for 10 hidden || fail "with the daemon away the widget still asks the panel for $(layout_width) px"
+ink() { # ink FILE: colours where the text was
+    import -window root "$1" && convert "$1" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:
+}
+blank_shot() { [ "$(ink "$1")" -le 1 ]; }
+wait_for 10 blank_shot "$ARTIFACTS/away.png" || fail "with the daemon away the widget still draws (away.png)"
+for i in 1 2 3 4 5; do
+    blank_shot "$WORK/away-$i.png" || { cp "$WORK/away-$i.png" "$ARTIFACTS/"; fail "the widget drew again while the daemon was away (away-$i.png)"; }
+done
 lines_before=$(grep -c "tickerd-plasma: timeline online" "$WORK/viewer.log")
 start_daemon
 back() { [ "$(grep -c "tickerd-plasma: timeline online messages=1" "$WORK/viewer.log")" -gt "$lines_before" ]; }
@@ -224,6 +240,61 @@ read -r GX GY GW GH CELL <<<"$(geometry)"
 shots "$WORK/restart" 20
 check "$WORK/restart" 12
 cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
+
+# 3b. The channel's content changes while the text scrolls: an urgent message comes in at once
+# and reaches the end of its window (ttl) mid-scroll; every shot is Render's frame at its instant.
+ctl post --urgent --ttl 3s --id brief "brief: gone in three seconds" >/dev/null
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the urgent message"
+shots "$WORK/expiry" 10
+gone() { ! ctl list | grep -q brief; }
+for _ in $(seq 40); do gone && break; shots_more "$WORK/expiry" 5; done
+gone || fail "the message with a 3 s ttl is still listed: $(ctl list)"
+shots_more "$WORK/expiry" 10
+check "$WORK/expiry" 12
+cp "$WORK/expiry/shot-000.png" "$ARTIFACTS/expiry.png"
+
+# 3c. Texts people write, each the channel's only message: right-to-left and mixed-direction text
+# (drawn a letter per cell, left to right, as Render gives them), CJK, a very long message and a
+# single word. Each shot is Render's frame drawn in the fonts fontconfig gives each character.
+# Emoji come from a colour font the reference cannot draw: their shot is kept for a look (the
+# edges step below reads emoji cut by an edge against their own look).
+text_step() { # text_step NAME TEXT [look]: with `look` the shots are only kept, not read
+    ctl remove "$PREVIOUS" >/dev/null 2>&1 || true
+    ctl post --urgent --id "$1" "$2" >/dev/null
+    PREVIOUS=$1
+    local digest
+    digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+    wait_for 20 logged "digest=$digest" || fail "the widget did not take the $1 text"
+    # The removal may have emptied the channel a moment: the widget shows again a frame later.
+    wait_for 10 inked || fail "the widget draws nothing for the $1 text"
+    shots "$WORK/text-$1" 10
+    [ "${3:-}" = look ] || check "$WORK/text-$1" 12
+    cp "$WORK/text-$1/shot-003.png" "$ARTIFACTS/text-$1.png"
+}
+inked() { ! blank_shot "$WORK/inked.png"; }
+PREVIOUS=first
+text_step hebrew "שלום עולם, חדשות הערב: הכול עובד כמו שצריך"
+text_step arabic "مرحبا بالعالم، أخبار المساء: كل شيء يعمل"
+text_step mixed "Build 42 עבר בהצלחה in 3 min — مرحبا 東京 ok"
+text_step emoji "🚀 launch ✅ done ⭐ ☕ ❤️ 👍🏽 ok 🇫🇷 France" look
+text_step long "$(printf 'word%d ' $(seq 1 120))"
+text_step short "Hi"
+ctl remove short >/dev/null
+
+# 3d. plasmoidviewer stopped for 3 s (SIGSTOP, what a suspend does to its main loop), then
+# resumed: from the first shot on it shows the frame of the real time, not a catch-up.
+ctl post --urgent --id first --link "$LINK" "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the text before the stop"
+kill -STOP "$VIEWER"
+sleep 3   # the length of the modelled suspend, not a synchronisation
+kill -CONT "$VIEWER"
+rm -rf "$WORK/resumed" && shots "$WORK/resumed" 10
+"$PYTHON" "$ROOT/contrib/tests/plasma-shots.py" "$WORK/resumed" "$FONT" "$CELL" "$GX" "$GY" "$GW" "$GH" 40 12 \
+    -- "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" --strict > "$WORK/resumed/verdict.txt" ||
+    { cp -R "$WORK/resumed" "$ARTIFACTS/failed-resumed"; fail "after a stop: $(tail -n 1 "$WORK/resumed/verdict.txt")"; }
+cp "$WORK/resumed/shot-000.png" "$ARTIFACTS/resumed.png"
 
 # Wide characters cut by an edge: a slow text full of them (each cut for a third of a second), shot
 # until each edge has been caught cutting one for sure a few times.
@@ -303,15 +374,8 @@ idle_cost "still text"
 ctl remove count >/dev/null
 wait_for 30 logged "tickerd-plasma: timeline online messages=0" || fail "the widget did not see the channel emptied"
 wait_for 10 clock_stopped || fail "the frame clock kept running with nothing to show"
-layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
-hidden() { [ "$(layout_width)" = "0" ]; }
 wait_for 10 hidden || fail "the emptied widget still asks the panel for $(layout_width) px"
-ink() {
-    import -window root "$ARTIFACTS/empty.png" &&
-        convert "$ARTIFACTS/empty.png" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:
-}
-blank() { [ "$(ink)" -le 1 ]; }
-wait_for 10 blank || fail "the emptied widget still draws ($(ink) colours where the text was)"
+wait_for 10 blank_shot "$ARTIFACTS/empty.png" || fail "the emptied widget still draws ($(ink "$ARTIFACTS/empty.png") colours where the text was)"
 idle_cost "the channel emptied"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \

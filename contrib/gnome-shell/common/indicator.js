@@ -39,6 +39,10 @@ const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}
   <method name="Activate"><arg name="id" type="s" direction="in"/></method>
 </interface></node>`;
 
+// Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana, N'Ko, ... and their
+// presentation forms), each drawn in a label of its own (see `_measureCluster`).
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe]|[\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
 /**
  * The top-bar item class, built from the modules the caller imported:
  * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError}`.
@@ -282,21 +286,31 @@ function makeIndicator(modules) {
 
         /**
          * How `cluster` (`cells` wide) draws in the label's font, fallbacks included: `own` when
-         * it is the monospace font's own (its advance is its cells and its line that of the
-         * font), else where its label goes in its cells: `indent` (px from its first cell, to
-         * centre it) and `rise` (px from the line's top, to put its baseline on the font's).
+         * it is the monospace font's own (its advance is its cells, spaces beside it keep theirs
+         * and its line is that of the font) and reads left to right, else where its label goes
+         * in its cells: `indent` (px from its first cell, to centre it) and `rise` (px from the
+         * line's top, to put its baseline on the font's). A right-to-left letter (Hebrew,
+         * Arabic, ...) is never the label's own: in one label Pango would reorder it with its
+         * neighbours and join Arabic letters, where Render gives each its cell, left to right.
+         * Spaces next to a letter of a fallback font take that font's space, which may be
+         * narrower than a cell, even when the letter itself happens to be a cell wide.
          */
         _measureCluster(cluster, cells) {
             let metrics = this._metrics.get(cluster);
             if (metrics === undefined) {
                 const layout = this._label.clutter_text.create_pango_layout(cluster);
-                if (this._font)
+                const padded = this._label.clutter_text.create_pango_layout(` ${cluster} `);
+                if (this._font) {
                     layout.set_font_description(this._font);
+                    padded.set_font_description(this._font);
+                }
                 const [advance, height] = layout.get_size();
                 const baseline = layout.get_baseline();
                 const width = Math.round(cells * this._cellPx * Pango.SCALE);
+                const spaced = padded.get_size()[0] === Math.round((cells + 2) * this._cellPx * Pango.SCALE);
                 metrics = {
-                    own: advance === width && baseline === this._line.baseline && height === this._line.height,
+                    own: !RIGHT_TO_LEFT.test(cluster) && spaced && advance === width &&
+                        baseline === this._line.baseline && height === this._line.height,
                     indent: (width - advance) / 2 / Pango.SCALE,
                     rise: Math.round((this._line.baseline - baseline) / Pango.SCALE),
                 };

@@ -60,6 +60,12 @@ for (const name of Object.keys(TimelineMath.EASINGS)) {
     check(Math.abs(TimelineMath.ease(name, 1) - 1) < 1e-12, `${name}(1) = ${TimelineMath.ease(name, 1)}`);
 }
 check(TimelineMath.cellWidth('ab日本🎉') === 8, 'cell widths of ASCII, CJK and emoji');
+// The daemon's cells (its tables): emoji of the BMP with Emoji_Presentation or VS16, a modifier or
+// a flag in one cluster, symbols without emoji presentation, marks of Hebrew and Latin.
+for (const [text, cells] of [['✅', 2], ['⭐', 2], ['☕', 2], ['\u2764\ufe0f', 2], ['\u2764', 1], ['🌡', 1],
+    ['👍🏽', 2], ['🇫🇷', 2], ['e\u0301', 1], ['\u05e9\u05b8\u05c1', 1], ['\u200b', 0], ['ab✅ ⭐', 7]])
+    check(TimelineMath.cellWidth(text) === cells, `${JSON.stringify(text)} takes ${TimelineMath.cellWidth(text)} cells, not ${cells}`);
+check(TimelineMath.clusters('👍🏽🇫🇷e\u0301\u05e9\u05b8').length === 4, `clusters: ${TimelineMath.clusters('👍🏽🇫🇷e\u0301\u05e9\u05b8')}`);
 
 // `nextStart` (a change at the next message boundary): the new side of the switch B shows the
 // new tape from cell nextStart, before and after the switch, in both directions.

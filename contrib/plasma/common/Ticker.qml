@@ -20,6 +20,8 @@ Item {
     property int columns: 40
     /// The font it draws and measures with.
     property font font
+    /// The font of emoji that text fonts also have as plain symbols (☕, ❤️): the colour one.
+    readonly property font emojiFont: Qt.font({family: "Noto Color Emoji", pointSize: font.pointSize > 0 ? font.pointSize : 10})
     /// The text colour.
     property color color: "black"
     /// The channel's full text as it reads now (for the tooltip): the tape in view, its counters
@@ -284,12 +286,12 @@ Item {
                 model: []
                 delegate: Text {
                     x: modelData.cell * ticker.cellWidth
-                    width: modelData.wide ? 2 * ticker.cellWidth : implicitWidth
-                    horizontalAlignment: modelData.wide ? Text.AlignHCenter : Text.AlignLeft
+                    width: modelData.alone ? modelData.cells * ticker.cellWidth : implicitWidth
+                    horizontalAlignment: modelData.alone ? Text.AlignHCenter : Text.AlignLeft
                     anchors.verticalCenter: parent.verticalCenter
                     text: modelData.text
                     textFormat: Text.PlainText
-                    font: ticker.font
+                    font: modelData.emoji ? ticker.emojiFont : ticker.font
                     color: ticker.color
                     renderType: Text.QtRendering
                 }

@@ -1,11 +1,12 @@
 // For contrib/tests/gnome-shell-test.sh only (never installed for users): on the test's session
 // bus as io.github.tickerd.ShellTestHelper, it leaves the overview the Shell starts in and reports
 // where the tickerd item's clip is on screen and the cell width the item measured, so the
-// screenshots can be read cell by cell, and which frame the item drew last (for failure reports).
+// screenshots can be read cell by cell, and which frame the item drew last (for failure reports);
+// it clicks through a virtual pointer of Clutter's seat (the input path a real mouse takes).
 /* exported init */
 'use strict';
 
-const {Gio} = imports.gi;
+const {Clutter, Gio, GLib} = imports.gi;
 const Main = imports.ui.main;
 
 const HELPER_XML = `<node><interface name="io.github.tickerd.ShellTestHelper">
@@ -14,6 +15,8 @@ const HELPER_XML = `<node><interface name="io.github.tickerd.ShellTestHelper">
     <arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="d" direction="out"/><arg type="u" direction="out"/>
     <arg type="d" direction="out"/></method>
   <method name="Drawn"><arg type="s" direction="out"/><arg type="i" direction="out"/><arg type="x" direction="out"/></method>
+  <method name="Labels"><arg type="s" direction="out"/></method>
+  <method name="Click"><arg type="d" direction="in"/><arg type="d" direction="in"/><arg type="u" direction="in"/></method>
 </interface></node>`;
 
 class Helper {
@@ -40,6 +43,33 @@ class Helper {
         if (!item || typeof item._text !== 'string')
             return ['', 0, 0];
         return [item._text, item._shift ?? 0, item._drawnAt ?? 0];
+    }
+
+    /** JSON of the item's visible labels, [[text, x, y, width]] (for failure reports). */
+    Labels() {
+        const item = Main.panel.statusArea.tickerd;
+        if (!item || !item._strip)
+            return '[]';
+        return JSON.stringify(item._strip.get_children().filter(c => c.visible)
+            .map(c => [c.text, c.x, c.y, c.width]));
+    }
+
+    /**
+     * Moves the pointer to stage point (x, y), presses and releases `button` there, then moves
+     * it to the bottom-left corner (nothing there reacts to a hover).
+     */
+    Click(x, y, button) {
+        this._pointer ??= Clutter.get_default_backend().get_default_seat()
+            .create_virtual_device(Clutter.InputDeviceType.POINTER_DEVICE);
+        const now = () => GLib.get_monotonic_time();
+        this._pointer.notify_absolute_motion(now(), x, y);
+        this._pointer.notify_button(now(), button, Clutter.ButtonState.PRESSED);
+        this._pointer.notify_button(now(), button, Clutter.ButtonState.RELEASED);
+        // Away a moment later: moved at once, the click reached no actor here.
+        GLib.timeout_add(GLib.PRIORITY_DEFAULT, 100, () => {
+            this._pointer.notify_absolute_motion(now(), 0, global.stage.height - 1);
+            return GLib.SOURCE_REMOVE;
+        });
     }
 }
 

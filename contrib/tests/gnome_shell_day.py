@@ -1,0 +1,274 @@
+#!/usr/bin/python3
+"""A day with the GNOME Shell extension: the checks of contrib/tests/gnome-shell-test.sh after the
+scrolling cycle (gnome_shell_probe.py), run inside the same dbus-run-session and Shell.
+
+Each step reads screenshots of the top bar against the daemon's Render (gnome_shell_probe.Reader:
+every shot a frame of Render at an instant of the shot's call window, wide glyphs centred in their
+cells, the text at the item's place):
+
+* a click on a message (a virtual pointer of the Shell's own seat, through the test-only helper
+  extension) is seen by dbus-monitor as MessageAt, Activate and the Manager's Activated(main, id);
+* the daemon killed (SIGKILL, as a crash): the item hides within 5 s (here at once) and the
+  helper reports it hidden in each of 10 shots while tickerd is gone (no frozen text), and once
+  tickerd is started again the shots match Render, with no shell restart;
+* the content changes while the text scrolls: a post that waits for its seam (shots until a
+  second before its switch and from 0.4 s after it, see `changes`), a removal, a message
+  reaching the end of its window (ttl): every shot is Render's frame at its instant; an emptied
+  channel hides the item;
+* texts people write: Hebrew, Arabic and mixed-direction text, emoji, CJK, a very long message
+  and a single short word: every shot is Render's frame (ink in every cell Render fills, none
+  in its spaces, wide glyphs centred in their two cells);
+* the Shell stopped for 3 s (SIGSTOP, then SIGCONT: what a suspend does to its main loop): the
+  shots after it show the frame of the real time, not a catch-up from where it stopped (a frame
+  more than 2 s old matches no instant; at most one shot in ten may be painted late).
+
+One shot in ten of a step may show a frame painted up to 2 s late by a starved Shell
+(gnome_shell_probe.Reader.late_failure).
+Exits 1 naming the step and frame; shots stay in --artifacts (day-*.png).
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+from gi.repository import GLib
+
+from gnome_shell_probe import HELPER, Failure, Probe, Reader, now_us, wait_for
+
+HELPER_PATH = '/io/github/tickerd/ShellTestHelper'
+
+
+class Day:
+    def __init__(self, probe, args):
+        self.probe = probe
+        self.args = args
+        self.height = None
+        self.reader = None
+        self.place = None
+
+    def ctl(self, *args, check=True):
+        return self.probe.ctl(*args, check=check).stdout.strip()
+
+    def settle_place(self):
+        """Notes where the shown item sits once the bar has laid it out: the same geometry before
+        and after a screenshot (which paints the stage, so a pending layout has run)."""
+        def settled():
+            before = self.probe.shown_clip()
+            self.probe.shot('day-place', self.height)
+            after = self.probe.shown_clip()
+            return after[1:5] if before and after and before[1:5] == after[1:5] else None
+        self.place = wait_for(settled, 20, 'the item to show and keep its place')
+
+    def shown(self):
+        """A reader for the item once it shows at the place it had (the bar lays it out again
+        after it was hidden), else None."""
+        geometry = self.probe.shown_clip()
+        if not geometry or (self.place and geometry[1:5] != self.place):
+            return None
+        return geometry
+
+    def read(self, what, seconds=None, count=None):
+        """Shots for `seconds` (or `count` shots), each matched against Render; a failure names
+        `what`. Returns the shots' names."""
+        geometry = wait_for(self.shown, 20, f'the item to show ({what})')
+        reader = Reader(self.probe, geometry)
+        self.reader = reader
+        names, failures = [], []
+        end = time.monotonic() + (seconds or 0)
+        index = 0
+        while (count is not None and index < count) or (seconds is not None and time.monotonic() < end):
+            name = f'day-{what}-{index:03d}'
+            shot = self.probe.shot(name, self.height)
+            _, failure = reader.match(shot)
+            if failure:
+                text, shift, at = self.probe.call(HELPER, HELPER_PATH, HELPER, 'Drawn')
+                labels = self.probe.call(HELPER, HELPER_PATH, HELPER, 'Labels')[0]
+                rendered = self.probe.render(reader.columns + 3, at) if at else ('', 0.0, {})
+                failures.append(f'{failure}; the item drew {text!r} shifted {shift} px for {at} (Render of '
+                                f'{reader.columns + 3} columns then: {rendered[0]!r} at offset {rendered[1]:.3f}), its '
+                                f'labels [text, x, y, width] {labels}')
+            names.append((name, shot))
+            index += 1
+        if failures:
+            raise Failure(f'{what}: {len(failures)} of {index} shots are no frame of Render: ' + '; '.join(failures[:2]))
+        # A starved Shell may paint a frame late (gnome_shell_probe.Reader.late_failure): one shot in
+        # ten may show one up to 2 s old. A catch-up after a stop would show frames older than that,
+        # which match no instant at all.
+        if reader.late_failure(index):
+            raise Failure(f'{what}: {reader.late_failure(index)}')
+        print(f'{what}: {index} shots match Render' + (f' ({len(reader.late)} stale)' if reader.late else ''))
+        return names
+
+    # 1. clicks
+
+    def click(self):
+        self.ctl('configure', 'main', 'speed=8', 'mode=continuous')
+        link = 'https://example.org/day?from=shell&x=1'
+        self.ctl('post', '--urgent', '--id', 'news', '--link', link,
+                 'Evening news: the tickerd extension takes clicks on the message under the pointer')
+        self.settle_place()
+        geometry = wait_for(self.shown, 20, 'the item to show')
+        trace_path = os.path.join(self.args.work, 'day-monitor.txt')
+        with open(trace_path, 'w') as trace_file:
+            monitor = subprocess.Popen(
+                ['dbus-monitor', '--address', self.args.bus,
+                 "type='method_call',interface='io.github.tickerd.Ticker1.Channel'",
+                 "type='signal',interface='io.github.tickerd.Ticker1.Manager',member='Activated'"],
+                stdout=trace_file, stderr=subprocess.STDOUT)
+        trace = lambda: open(trace_path).read()
+        try:
+            wait_for(lambda: 'NameAcquired' in trace(), 10, 'dbus-monitor to start')
+            _, x, y, width, height, cell, columns, _ = geometry
+            # A letter of the message near the middle of the item, by the frame of now.
+            text, offset, _ = self.probe.render(int(columns), now_us())
+            column = next(k for k in range(int(columns) // 3, int(columns)) if text[k].isalnum())
+            self.probe.call(HELPER, HELPER_PATH, HELPER, 'Click',
+                            GLib.Variant('(ddu)', (x + (column + 0.5 - offset) * cell, y + height / 2, 1)))
+
+            def activated():
+                seen = trace()
+                return 'member=Activated' in seen and 'string "news"' in seen.split('member=Activated', 1)[1]
+            try:
+                wait_for(activated, 10, 'Activated(main, news) after a click on the message')
+            except Failure as failure:
+                raise Failure(f'click: {failure}; dbus-monitor saw: {trace()[-800:]}') from None
+            seen = trace()
+            for member in ('member=MessageAt', 'member=Activate\n', 'member=Activated'):
+                if member not in seen and member.strip() + ' ' not in seen:
+                    raise Failure(f'click: dbus-monitor saw no {member.strip()}: {seen[-800:]}')
+            print('click: dbus-monitor saw MessageAt, Activate and Activated(main, news)')
+        finally:
+            monitor.terminate()
+            monitor.wait(10)
+        self.ctl('remove', 'news')
+
+    # 2. the daemon away
+
+    def daemon_away(self):
+        self.ctl('post', '--urgent', '--id', 'away', 'A daemon restart must not leave this text frozen in the bar')
+        self.read('before-crash', count=5)
+        os.kill(self.probe.tickerd.pid, signal.SIGKILL)
+        self.probe.tickerd.wait(10)
+        killed = time.monotonic()
+        wait_for(lambda: not self.probe.clip()[0], 5, 'the item to hide once the daemon is gone')
+        hidden_after = time.monotonic() - killed
+        # While the daemon is away: no item, and no ink where it was (the clock may move in).
+        for index in range(10):
+            name = f'day-away-{index:03d}'
+            _, _, grey, _ = self.probe.shot(name, self.height)
+            shown, drawn = self.probe.clip()[0], self.probe.call(HELPER, HELPER_PATH, HELPER, 'Drawn')
+            if shown:
+                raise Failure(f'daemon away: the item shows again in {name} (drawn: {drawn})')
+        print(f'daemon away: the item hid {hidden_after:.2f} s after the kill and stayed hidden in 10 shots')
+        self.probe.start_tickerd()
+        self.read('after-crash', count=15)
+
+    # 3. content changes mid-scroll
+
+    def changes(self):
+        self.ctl('configure', 'main', 'speed=10')
+        self.ctl('remove', 'away', check=False)
+        self.ctl('post', '--urgent', '--id', 'base', 'The text that scrolls while the content changes under it')
+        self.ctl('post', '--id', 'second', 'a second message joins at its seam')
+        timeline = self.probe.timeline()
+        if 'next' not in timeline:
+            raise Failure(f'changes: the post did not wait for its seam: {timeline}')
+        # The instant the stream reaches the switch (continuous, leftwards: position `switch`).
+        switch = timeline['anchor'] + (timeline['switch'] - timeline['position']) / timeline['speed'] * 1e6
+        # Shots until a second before the switch, then from 0.4 s after it: Render asked after the
+        # switch answers for earlier instants from the settled Timeline, so a shot painted just
+        # before it could not be matched once the reader (looking up to 250 ms back, many Render
+        # calls per shot) gets to it.
+        seconds = (switch - now_us()) / 1e6 - 1.0
+        if not -1.0 < seconds < 30:
+            raise Failure(f'changes: the switch is {seconds + 1.0:.1f} s away: {timeline}')
+        if seconds > 0:
+            self.read('post', seconds=seconds)
+        wait_for(lambda: now_us() > switch + 400_000, 30, 'the instant of the switch to pass')
+        self.read('switched', seconds=2)
+        self.ctl('remove', 'second')
+        self.read('remove', seconds=3)
+        self.ctl('post', '--urgent', '--ttl', '3s', '--id', 'brief', 'brief: gone in three seconds')
+        self.read('expiry', seconds=6)
+        self.ctl('remove', 'base')
+        wait_for(lambda: not self.probe.clip()[0], 30, 'the item to hide once the channel is emptied')
+        self.probe.shot('day-emptied', self.height)
+        print('changes: post, removal and expiry match Render throughout; the emptied item hides')
+
+    # 4. texts
+
+    def texts(self):
+        samples = [
+            ('hebrew', 'שלום עולם, חדשות הערב'),
+            ('arabic', 'مرحبا بالعالم أخبار المساء'),
+            ('mixed', 'Build 42 עבר בהצלחה ✅ in 3 min — مرحبا 東京'),
+            ('emoji', '🚀 launch ✅ done ⭐ ☕ ❤️ 👍🏽 ok 🇫🇷 France 🎉'),
+            ('cjk', '東京の天気は晴れ 北京 中文 한국어'),
+            ('long', ' '.join(f'word{n}' for n in range(120))),
+            ('short', 'Hi'),
+        ]
+        self.ctl('configure', 'main', 'speed=8')
+        if self.place is None:
+            self.ctl('post', '--urgent', '--id', 'place', 'where the item sits')
+            self.settle_place()
+            self.ctl('remove', 'place')
+        for index, (what, text) in enumerate(samples):
+            # The removal waits for its seam; the urgent post then switches at once to the
+            # messages as they are: the new text alone.
+            if index:
+                self.ctl('remove', samples[index - 1][0])
+            self.ctl('post', '--urgent', '--id', what, text)
+            wait_for(lambda: text.split()[0] in self.probe.render(400, now_us())[0], 20, f'the {what} text')
+            self.read(f'text-{what}', seconds=2)
+        self.ctl('remove', samples[-1][0])
+
+    # 5. the Shell stopped and resumed
+
+    def suspend(self):
+        self.ctl('post', '--urgent', '--id', 'sleep', 'After a suspend the ticker shows the frame of now, no catch-up')
+        self.read('before-stop', count=3)
+        os.kill(self.args.shell_pid, signal.SIGSTOP)
+        try:
+            time.sleep(3)  # the length of the modelled suspend, not a synchronisation
+        finally:
+            os.kill(self.args.shell_pid, signal.SIGCONT)
+        self.read('after-stop', count=10)
+        self.ctl('remove', 'sleep')
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ('--bin', '--bus', '--shell-log', '--work', '--artifacts', '--uuid'):
+        parser.add_argument(option, required=True)
+    parser.add_argument('--shell-pid', type=int, required=True)
+    parser.add_argument('--cost-window', type=float, default=8)
+    args = parser.parse_args()
+    started = time.monotonic()
+    probe = None
+    try:
+        probe = Probe(args)
+        wait_for(lambda: probe.call(HELPER, HELPER_PATH, HELPER, 'HideOverview')[0], 120,
+                 'the Shell to start and leave its overview')
+        if probe.tickerd is None:
+            probe.start_tickerd()
+        day = Day(probe, args)
+        day.height = int(probe.clip()[7])
+        steps = {'click': day.click, 'away': day.daemon_away, 'changes': day.changes, 'texts': day.texts,
+                 'suspend': day.suspend}
+        for step in os.environ.get('GNOME_DAY_STEPS', ','.join(steps)).split(','):
+            steps[step]()
+    except Failure as failure:
+        print(f'FAIL: {failure}', file=sys.stderr)
+        return 1
+    finally:
+        if probe and probe.tickerd:
+            probe.tickerd.terminate()
+            probe.tickerd.wait(30)
+    print(f'gnome-shell day: all checks hold ({probe.shots} screenshots, {time.monotonic() - started:.0f} s)')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
