@@ -374,14 +374,15 @@ install-user: $(if $(BUILT),,release)
 	fi
 
 ## deb: the Debian packages (debian/, debhelper 13: tickerd, tickerd-sources) from the working tree,
-# both checked by lintian.
+# both checked by lintian: no tag at all, informational ones included, unless debian/*.lintian-overrides
+# says why it stays.
 # Swift is not in Debian: the build uses the toolchain on PATH and links the Swift runtime
 # statically. TICKERD_BUILT=DIR packages release binaries already built there.
 DEB_TOOL_PACKAGES := dpkg-dev debhelper lintian debootstrap
 deb: deps
 	@$(MAKE) --no-print-directory deps DEB_PACKAGES="$(DEB_TOOL_PACKAGES)"
 	@deb=$$(scripts/build-deb.sh | tail -n 1); echo "built $$deb"; \
-	  lintian --fail-on error --info "$$deb" "$$(dirname "$$deb")/tickerd-sources_$$(dpkg-deb -f "$$deb" Version)_$$(dpkg-deb -f "$$deb" Architecture).deb"
+	  lintian --fail-on error,warning,info -I --info "$$deb" "$$(dirname "$$deb")/tickerd-sources_$$(dpkg-deb -f "$$deb" Version)_$$(dpkg-deb -f "$$deb" Architecture).deb"
 
 ## test-deb: install, run, upgrade and purge the package in a clean Debian 12 root (needs root).
 # DEB_CACHE keeps the debootstrap tarball between runs (default .build-deb/cache).
