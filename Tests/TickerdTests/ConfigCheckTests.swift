@@ -136,3 +136,39 @@ import TestSupport
         #expect(try fixture.property("main", "Timeline").dictionary["speed"] as? Double == 30)
     }
 }
+
+/// `systemctl reload tickerd-sources` as systemd runs it: `tickerd-sources --check` before SIGHUP,
+/// so a mistake in sources.toml fails the reload with its file, line and key.
+@Suite struct SourcesUnitReloadTests {
+    static let units = ["systemd/tickerd-sources.service", "systemd/user/tickerd-sources.service"]
+
+    @Test(arguments: units)
+    func reloadChecksSourcesTomlBeforeSignalling(_ unitPath: String) throws {
+        let lines = try UnitFile(unitPath).values("ExecReload")
+        let folder = try TemporaryDirectory(prefix: "tickerd-sources-check")
+        let path = folder.file("sources.toml")
+        // The system unit names /etc/tickerd/sources.toml; the user unit finds it through
+        // CONFIGURATION_DIRECTORY. Here both read the scratch folder's file.
+        let commands = lines.map { line in
+            line.replacingOccurrences(of: "/usr/bin/tickerd-sources", with: TickerdProcess.binary("tickerd-sources"))
+                .replacingOccurrences(of: "/etc/tickerd/sources.toml", with: path)
+                .split(separator: " ").map(String.init)
+        }
+        #expect(commands.last?.first == "/bin/kill", "\(unitPath): SIGHUP is not the reload's last step")
+        let checks = commands.dropLast()
+        #expect(!checks.isEmpty, "\(unitPath): the reload signals without checking sources.toml")
+        let environment = ["CONFIGURATION_DIRECTORY": folder.path]
+
+        try "[[source]]\nname = \"x\"\ntype = \"bogus\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let refused = try checks.map { try ChildProcess.run($0[0], Array($0.dropFirst()), environment: environment) }
+        #expect(refused.contains { $0.status != 0 && $0.stderr.contains("\(path):3: source[1].type: ") },
+                "\(refused.map(\.stderr))")
+
+        try "[[source]]\nname = \"load\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1min\"\ntemplate = \"{output}\"\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        for check in checks {
+            let passed = try ChildProcess.run(check[0], Array(check.dropFirst()), environment: environment)
+            #expect(passed.status == 0, "\(check): \(passed.stderr)")
+        }
+    }
+}
