@@ -14,8 +14,10 @@
 #      (the user units are enabled for nobody);
 #   5. `systemctl reload tickerd` as the unit's ExecReload= lines run it: a mistake in
 #      /etc/tickerd/tickerd.toml fails it with file, line and key, and a good file is applied;
-#   6. the upgrade keeps the state in /var/lib/tickerd and the admin's /etc/tickerd/tickerd.toml;
-#   7. `apt remove` takes the programs and keeps the configuration, the state and the user;
+#   6. the upgrade keeps the state in /var/lib/tickerd and the admin's /etc/tickerd/tickerd.toml,
+#      and asks systemd to reload and to restart what ran (try-restart), never to stop it;
+#   7. `apt remove` stops the services and takes the programs, and keeps the configuration, the
+#      state and the user;
 #   8. `apt purge tickerd` leaves no file of the package, no /etc/tickerd, no /var/lib/tickerd.
 # Needs root (chroot, mount), debootstrap and dpkg-dev/debhelper on the host, and the Debian
 # archive (the machine's own apt source) for debootstrap and for apt inside the root.
@@ -237,11 +239,39 @@ wait_for 10 sh -c "chroot '$CHROOT' tickerctl --bus system status --json | grep 
     fail "the reloaded configuration is not in force: $(in_root tickerctl --bus system status --json)"
 stop_daemon
 
+# What the maintainer scripts ask of systemd, as if it ran (/run/systemd/system): stand-ins for
+# systemctl and deb-systemd-invoke, first on PATH, record each call in /tmp/systemd-calls.
+pretend_systemd() {
+    mkdir -p "$CHROOT/run/systemd/system"
+    for tool in systemctl deb-systemd-invoke; do
+        printf '#!/bin/sh\necho "%s $*" >> /tmp/systemd-calls\n' "$tool" > "$CHROOT/usr/local/sbin/$tool"
+        chmod +x "$CHROOT/usr/local/sbin/$tool"
+    done
+    : > "$CHROOT/tmp/systemd-calls"
+}
+stop_pretending() { rm -rf "$CHROOT/run/systemd" "$CHROOT/usr/local/sbin/systemctl" "$CHROOT/usr/local/sbin/deb-systemd-invoke"; }
+# apt hands dpkg a PATH of its own (DPkg::Path), which must name the stand-ins' folder too.
+apt_with_systemd() {
+    chroot "$CHROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+        LC_ALL=C.UTF-8 apt-get -o DPkg::Path=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
 step "upgrade to $(basename "$DEB2")"
-in_root apt-get install -y "/tmp/debs/$(basename "$DEB2")" "/tmp/debs/$(basename "$SRC2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
+pretend_systemd
+apt_with_systemd install -y "/tmp/debs/$(basename "$DEB2")" "/tmp/debs/$(basename "$SRC2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
     fail "apt upgrade: $(tail -n 20 "$ARTIFACTS/upgrade.log")"
 in_root dpkg-query -W -f='${Version}' tickerd | grep -qx "$version+upgrade1" || fail "the upgrade did not install"
 cmp -s "$WORK/admin.toml" "$CHROOT/etc/tickerd/tickerd.toml" || fail "the upgrade changed /etc/tickerd/tickerd.toml"
+cp "$CHROOT/tmp/systemd-calls" "$ARTIFACTS/systemd-calls-upgrade.txt"
+for unit in tickerd tickerd-sources; do
+    grep -qx "deb-systemd-invoke try-restart $unit.service" "$ARTIFACTS/systemd-calls-upgrade.txt" ||
+        fail "the upgrade does not restart a running $unit: $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+    grep -q "deb-systemd-invoke stop .*$unit.service" "$ARTIFACTS/systemd-calls-upgrade.txt" &&
+        fail "the upgrade stops $unit (and leaves it stopped): $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+done
+grep -qx "systemctl --system daemon-reload" "$ARTIFACTS/systemd-calls-upgrade.txt" ||
+    fail "the upgrade does not make systemd read the new units: $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+stop_pretending
 start_daemon
 in_root tickerctl --bus system list | grep -q "Survives the upgrade" || fail "the state did not survive the upgrade"
 in_root tickerctl --bus system status --json > "$WORK/status.json"
@@ -265,7 +295,15 @@ stop_daemon
 
 step "apt remove tickerd keeps the configuration, the state and the user"
 in_root dpkg -L tickerd tickerd-sources > "$WORK/files.txt"
-in_root apt-get remove -y tickerd tickerd-sources > "$ARTIFACTS/remove.log" 2>&1 || fail "apt remove: $(tail -n 20 "$ARTIFACTS/remove.log")"
+pretend_systemd
+apt_with_systemd remove -y tickerd tickerd-sources > "$ARTIFACTS/remove.log" 2>&1 ||
+    fail "apt remove: $(tail -n 20 "$ARTIFACTS/remove.log")"
+cp "$CHROOT/tmp/systemd-calls" "$ARTIFACTS/systemd-calls-remove.txt"
+stop_pretending
+for unit in tickerd tickerd-sources; do
+    grep -qx "deb-systemd-invoke stop $unit.service" "$ARTIFACTS/systemd-calls-remove.txt" ||
+        fail "apt remove leaves $unit running: $(cat "$ARTIFACTS/systemd-calls-remove.txt")"
+done
 for p in tickerd tickerd-sources; do
     in_root dpkg-query -W -f='${Status}' "$p" | grep -q "deinstall ok config-files" || fail "$p is not removed with its configuration kept"
 done
