@@ -332,15 +332,20 @@ install: $(if $(BUILT),,release)
 	  echo "then: systemctl enable --now tickerd.service (enable also lets the first D-Bus call start it)."; \
 	fi
 
-## install-completions: bash, zsh and fish completions for tickerctl under $(COMPLETIONDIR)
+## install-completions: bash, zsh and fish completions for tickerctl, tickerd and tickerd-sources
+## under $(COMPLETIONDIR)
+COMPLETED_PROGRAMS := tickerctl tickerd tickerd-sources
 install-completions:
 	install -d $(COMPLETIONDIR)/bash-completion/completions $(DESTDIR)$(ZSH_COMPLETIONDIR) \
 	  $(COMPLETIONDIR)/fish/vendor_completions.d
 	# bash sources completions; a #! line would only mislead (lintian: bash-completion-with-hashbang).
-	"$(BUILT_DIR)/tickerctl" --generate-completion-script bash | sed '1{/^#!/d}' \
-	  > $(COMPLETIONDIR)/bash-completion/completions/tickerctl
-	"$(BUILT_DIR)/tickerctl" --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONDIR)/_tickerctl
-	"$(BUILT_DIR)/tickerctl" --generate-completion-script fish > $(COMPLETIONDIR)/fish/vendor_completions.d/tickerctl.fish
+	for program in $(COMPLETED_PROGRAMS); do \
+	  "$(BUILT_DIR)/$$program" --generate-completion-script bash | sed '1{/^#!/d}' \
+	    > $(COMPLETIONDIR)/bash-completion/completions/$$program && \
+	  "$(BUILT_DIR)/$$program" --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONDIR)/_$$program && \
+	  "$(BUILT_DIR)/$$program" --generate-completion-script fish \
+	    > $(COMPLETIONDIR)/fish/vendor_completions.d/$$program.fish || exit 1; \
+	done
 
 ## install-user: tickerd for one desktop user, under ~/.local; starts nothing.
 # The session bus starts tickerd (through systemd --user) on the first call to its name.

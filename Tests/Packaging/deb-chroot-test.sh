@@ -150,7 +150,10 @@ for path in /usr/bin/tickerd /usr/bin/tickerctl /lib/systemd/system/tickerd.serv
     /usr/share/dbus-1/services/io.github.tickerd.Ticker1.service \
     /usr/share/man/man8/tickerd.8.gz /usr/share/man/man1/tickerctl.1.gz /usr/share/man/man5/tickerd.toml.5.gz \
     /usr/share/bash-completion/completions/tickerctl /usr/share/zsh/vendor-completions/_tickerctl \
-    /usr/share/fish/vendor_completions.d/tickerctl.fish /etc/tickerd/tickerd.toml \
+    /usr/share/fish/vendor_completions.d/tickerctl.fish /usr/share/bash-completion/completions/tickerd \
+    /usr/share/zsh/vendor-completions/_tickerd /usr/share/fish/vendor_completions.d/tickerd.fish \
+    /usr/share/bash-completion/completions/tickerd-sources /usr/share/zsh/vendor-completions/_tickerd-sources \
+    /usr/share/fish/vendor_completions.d/tickerd-sources.fish /etc/tickerd/tickerd.toml \
     /usr/bin/tickerd-sources /lib/systemd/system/tickerd-sources.service \
     /usr/lib/systemd/user/tickerd-sources.service /usr/share/man/man8/tickerd-sources.8.gz; do
     grep -qx "$path" "$ARTIFACTS/dpkg-L.txt" || fail "$path is not in dpkg -L"
@@ -161,9 +164,11 @@ for program in $(sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\([^ ]*\).*/\1/p' "$CHROOT"/li
         "$CHROOT"/usr/lib/systemd/user/tickerd*.service | sort -u); do
     in_root test -x "$program" || fail "a unit runs $program, which no installed package provides"
 done
-# bash loads the completion file by the command's name (bash-completion's rule) and it completes.
-in_root bash -c '. /usr/share/bash-completion/completions/tickerctl && complete -p tickerctl' | grep -q -- '-F' ||
-    fail "the bash completion defines no completion for tickerctl"
+# bash loads a completion file by the command's name (bash-completion's rule), and each completes.
+for program in tickerctl tickerd tickerd-sources; do
+    in_root bash -c ". /usr/share/bash-completion/completions/$program && complete -p $program" | grep -q -- '-F' ||
+        fail "the bash completion defines no completion for $program"
+done
 # Enabled (deb-systemd-helper's links) but not started: no systemd runs here, and policy-rc.d
 # refused any start; the package asked for none (--no-start).
 [ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd.service" ] || fail "tickerd.service is not enabled"
