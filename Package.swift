@@ -9,10 +9,13 @@ let strictSettings: [SwiftSetting] = [
 ]
 
 /// Release executables are linked by lld with packed relative relocations (DT_RELR, glibc ≥ 2.36):
-/// still position-independent (ASLR), with a small relocation table. Debug and sanitizer builds
-/// keep the default linker.
+/// still position-independent (ASLR), with a small relocation table. Symbols are bound at start
+/// (`-z now`), so the whole GOT is read-only once running (full RELRO, Debian's `bindnow`
+/// hardening). Debug and sanitizer builds keep the default linker.
 let releaseLinkerSettings: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(configuration: .release)),
+    .unsafeFlags([
+        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "-z", "-Xlinker", "now",
+    ], .when(configuration: .release)),
 ]
 
 /// The daemon's release link exports no symbols (`linker/tickerd.exports`): nothing loads the

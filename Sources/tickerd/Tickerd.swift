@@ -14,7 +14,9 @@ struct Tickerd: ParsableCommand {
             Owns io.github.tickerd.Ticker1 on the chosen bus. The configuration defaults to \
             $XDG_CONFIG_HOME/tickerd/tickerd.toml (session) or /etc/tickerd/tickerd.toml (system); \
             state lives in $STATE_DIRECTORY or $XDG_STATE_HOME/tickerd. SIGHUP reloads the \
-            configuration; SIGTERM stops.
+            configuration; SIGTERM stops. --check-config checks the file that these options \
+            name (what `systemctl reload tickerd` runs first) and exits: 0 when tickerd would \
+            take it, 1 with file:line: key: problem when not.
             """,
         version: BusSurface.version
     )
@@ -28,7 +30,15 @@ struct Tickerd: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: "Where the state survives restarts.")
     var stateDir: String?
 
+    @Flag(name: .customLong("check-config"),
+          help: "Check the configuration file and exit (0: it would be taken; 1: it would not, and why).")
+    var checkConfig = false
+
     mutating func run() throws {
+        if checkConfig {
+            try check()
+            return
+        }
         // Signals are taken by the loop's signalfd: block them before any thread starts.
         try EventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
         let environment = ProcessInfo.processInfo.environment
@@ -43,5 +53,19 @@ struct Tickerd: ParsableCommand {
         let daemon = try Daemon(options: options, logger: logger)
         let code = daemon.run()
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// `--check-config`: the verdict on the configuration file, on standard output when it would
+    /// be taken and on standard error (exit 1) when not.
+    private func check() throws {
+        let options = DaemonOptions(
+            bus: bus, config: config, stateDirectory: stateDir, environment: ProcessInfo.processInfo.environment)
+        switch ConfigCheck(options: options).run() {
+        case let .accepted(lines):
+            for line in lines { print(line) }
+        case let .refused(reason):
+            FileHandle.standardError.write(Data((reason + "\n").utf8))
+            throw ExitCode(1)
+        }
     }
 }

@@ -4,6 +4,7 @@
 # Builds tickerd_VERSION.deb and an upgrade with a higher version from one release build, makes a
 # minimal Debian 12 root with debootstrap (cached: DEB_CACHE, default .build-deb/cache) and inside
 # it (chroot, no systemd running):
+#   0. lintian finds nothing that debian/*.lintian-overrides does not explain;
 #   1. `apt install ./tickerd_*.deb ./tickerd-sources_*.deb` pulls only packages from the Debian
 #      archive;
 #   2. `tickerd --version`, `tickerctl --help` and `tickerd-sources --help` run;
@@ -11,8 +12,13 @@
 #      the daemon, run as the package's user, and `tickerctl post` / `list` work;
 #   4. every path `dpkg -L tickerd` lists exists, and the unit is enabled but nothing was started
 #      (the user units are enabled for nobody);
-#   5. the upgrade keeps the state in /var/lib/tickerd and the admin's /etc/tickerd/tickerd.toml;
-#   6. `apt purge tickerd` leaves no file of the package, no /etc/tickerd, no /var/lib/tickerd.
+#   5. `systemctl reload tickerd` as the unit's ExecReload= lines run it: a mistake in
+#      /etc/tickerd/tickerd.toml fails it with file, line and key, and a good file is applied;
+#   6. the upgrade keeps the state in /var/lib/tickerd and the admin's /etc/tickerd/tickerd.toml,
+#      and asks systemd to reload and to restart what ran (try-restart), never to stop it;
+#   7. `apt remove` stops the services and takes the programs, and keeps the configuration, the
+#      state and the user;
+#   8. `apt purge tickerd` leaves no file of the package, no /etc/tickerd, no /var/lib/tickerd.
 # Needs root (chroot, mount), debootstrap and dpkg-dev/debhelper on the host, and the Debian
 # archive (the machine's own apt source) for debootstrap and for apt inside the root.
 set -euo pipefail
@@ -60,6 +66,10 @@ DEB1=$(tail -n 1 "$WORK/deb1.txt"); DEB2=$(tail -n 1 "$WORK/deb2.txt")
 SRC1=$(dirname "$DEB1")/tickerd-sources_${version}_$(dpkg --print-architecture).deb
 SRC2=$(dirname "$DEB2")/tickerd-sources_${version}+upgrade1_$(dpkg --print-architecture).deb
 [ -f "$DEB1" ] && [ -f "$DEB2" ] && [ -f "$SRC1" ] && [ -f "$SRC2" ] || fail "no .deb built: $(ls "$WORK/out")"
+
+step "lintian: no tag, informational ones included, that debian/*.lintian-overrides does not explain"
+lintian --fail-on error,warning,info -I "$DEB1" "$SRC1" > "$ARTIFACTS/lintian.txt" 2>&1 ||
+    fail "lintian: $(grep -v '^running with root' "$ARTIFACTS/lintian.txt")"
 
 step "dependencies come from Debian only"
 depends=$(dpkg-deb -f "$DEB1" Depends)
@@ -139,12 +149,26 @@ for path in /usr/bin/tickerd /usr/bin/tickerctl /lib/systemd/system/tickerd.serv
     /usr/share/dbus-1/system-services/io.github.tickerd.Ticker1.service \
     /usr/share/dbus-1/services/io.github.tickerd.Ticker1.service \
     /usr/share/man/man8/tickerd.8.gz /usr/share/man/man1/tickerctl.1.gz /usr/share/man/man5/tickerd.toml.5.gz \
-    /usr/share/bash-completion/completions/tickerctl /etc/tickerd/tickerd.toml \
+    /usr/share/bash-completion/completions/tickerctl /usr/share/zsh/vendor-completions/_tickerctl \
+    /usr/share/fish/vendor_completions.d/tickerctl.fish /usr/share/bash-completion/completions/tickerd \
+    /usr/share/zsh/vendor-completions/_tickerd /usr/share/fish/vendor_completions.d/tickerd.fish \
+    /usr/share/bash-completion/completions/tickerd-sources /usr/share/zsh/vendor-completions/_tickerd-sources \
+    /usr/share/fish/vendor_completions.d/tickerd-sources.fish /etc/tickerd/tickerd.toml \
     /usr/bin/tickerd-sources /lib/systemd/system/tickerd-sources.service \
     /usr/lib/systemd/user/tickerd-sources.service /usr/share/man/man8/tickerd-sources.8.gz; do
     grep -qx "$path" "$ARTIFACTS/dpkg-L.txt" || fail "$path is not in dpkg -L"
 done
 in_root getent passwd tickerd > /dev/null || fail "the package did not create user tickerd"
+# Every program a unit runs (ExecStart=, ExecReload=) is installed with the packages' dependencies.
+for program in $(sed -n 's/^Exec[A-Za-z]*=[-@:+!]*\([^ ]*\).*/\1/p' "$CHROOT"/lib/systemd/system/tickerd*.service \
+        "$CHROOT"/usr/lib/systemd/user/tickerd*.service | sort -u); do
+    in_root test -x "$program" || fail "a unit runs $program, which no installed package provides"
+done
+# bash loads a completion file by the command's name (bash-completion's rule), and each completes.
+for program in tickerctl tickerd tickerd-sources; do
+    in_root bash -c ". /usr/share/bash-completion/completions/$program && complete -p $program" | grep -q -- '-F' ||
+        fail "the bash completion defines no completion for $program"
+done
 # Enabled (deb-systemd-helper's links) but not started: no systemd runs here, and policy-rc.d
 # refused any start; the package asked for none (--no-start).
 [ -L "$CHROOT/etc/systemd/system/multi-user.target.wants/tickerd.service" ] || fail "tickerd.service is not enabled"
@@ -186,16 +210,73 @@ start_daemon
 id=$(in_root tickerctl --bus system post --id kept "Survives the upgrade")
 [ "$id" = kept ] || fail "tickerctl post printed '$id'"
 in_root tickerctl --bus system list | grep -q "Survives the upgrade" || fail "tickerctl list does not show the post"
-stop_daemon
+
+# systemctl_reload: the installed unit's ExecReload= lines in order, as systemd runs them (user
+# tickerd, CONFIGURATION_DIRECTORY, $MAINPID), stopping at the first that fails; their standard
+# error goes to $WORK/reload.err.
+systemctl_reload() {
+    local line
+    : > "$WORK/reload.err"
+    while IFS= read -r line; do
+        line=${line//\$MAINPID/$DAEMON_PID}
+        # shellcheck disable=SC2086  # the unit's words, as systemd splits them
+        chroot "$CHROOT" setpriv --reuid=tickerd --regid=tickerd --init-groups \
+            env -i PATH=/usr/bin:/bin CONFIGURATION_DIRECTORY=/etc/tickerd STATE_DIRECTORY=/var/lib/tickerd \
+            $line 2>> "$WORK/reload.err" > /dev/null || return 1
+    done < <(sed -n 's/^ExecReload=//p' "$CHROOT/lib/systemd/system/tickerd.service")
+}
+
+step "systemctl reload tickerd: a mistake fails it by line and key, a good file applies"
+cp "$CHROOT/etc/tickerd/tickerd.toml" "$WORK/shipped.toml"
+in_root tickerd --bus system --check-config > "$WORK/check.txt" || fail "the shipped configuration does not pass --check-config"
+grep -q '^/etc/tickerd/tickerd.toml: ok' "$WORK/check.txt" || fail "tickerd --check-config said: $(cat "$WORK/check.txt")"
+printf '\n[channel.main]\nspeed = "fast"\n' >> "$CHROOT/etc/tickerd/tickerd.toml"
+bad_line=$(grep -n '^speed = "fast"' "$CHROOT/etc/tickerd/tickerd.toml" | cut -d: -f1)
+systemctl_reload && fail "systemctl reload of a broken tickerd.toml succeeded"
+grep -q "^/etc/tickerd/tickerd.toml:$bad_line: channel.main.speed: " "$WORK/reload.err" ||
+    fail "the failed reload did not name the line and key: $(cat "$WORK/reload.err")"
 # The admin's own settings.
+cp "$WORK/shipped.toml" "$CHROOT/etc/tickerd/tickerd.toml"
 printf '\n[channel.main]\nspeed = 11\n' >> "$CHROOT/etc/tickerd/tickerd.toml"
 cp "$CHROOT/etc/tickerd/tickerd.toml" "$WORK/admin.toml"
+systemctl_reload || fail "systemctl reload of a good tickerd.toml failed: $(cat "$WORK/reload.err")"
+wait_for 10 sh -c "chroot '$CHROOT' tickerctl --bus system status --json | grep -q '\"speed\" *: *11'" ||
+    fail "the reloaded configuration is not in force: $(in_root tickerctl --bus system status --json)"
+stop_daemon
+
+# What the maintainer scripts ask of systemd, as if it ran (/run/systemd/system): stand-ins for
+# systemctl and deb-systemd-invoke, first on PATH, record each call in /tmp/systemd-calls.
+pretend_systemd() {
+    mkdir -p "$CHROOT/run/systemd/system"
+    for tool in systemctl deb-systemd-invoke; do
+        printf '#!/bin/sh\necho "%s $*" >> /tmp/systemd-calls\n' "$tool" > "$CHROOT/usr/local/sbin/$tool"
+        chmod +x "$CHROOT/usr/local/sbin/$tool"
+    done
+    : > "$CHROOT/tmp/systemd-calls"
+}
+stop_pretending() { rm -rf "$CHROOT/run/systemd" "$CHROOT/usr/local/sbin/systemctl" "$CHROOT/usr/local/sbin/deb-systemd-invoke"; }
+# apt hands dpkg a PATH of its own (DPkg::Path), which must name the stand-ins' folder too.
+apt_with_systemd() {
+    chroot "$CHROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive \
+        LC_ALL=C.UTF-8 apt-get -o DPkg::Path=/usr/local/sbin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
 
 step "upgrade to $(basename "$DEB2")"
-in_root apt-get install -y "/tmp/debs/$(basename "$DEB2")" "/tmp/debs/$(basename "$SRC2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
+pretend_systemd
+apt_with_systemd install -y "/tmp/debs/$(basename "$DEB2")" "/tmp/debs/$(basename "$SRC2")" > "$ARTIFACTS/upgrade.log" 2>&1 ||
     fail "apt upgrade: $(tail -n 20 "$ARTIFACTS/upgrade.log")"
 in_root dpkg-query -W -f='${Version}' tickerd | grep -qx "$version+upgrade1" || fail "the upgrade did not install"
 cmp -s "$WORK/admin.toml" "$CHROOT/etc/tickerd/tickerd.toml" || fail "the upgrade changed /etc/tickerd/tickerd.toml"
+cp "$CHROOT/tmp/systemd-calls" "$ARTIFACTS/systemd-calls-upgrade.txt"
+for unit in tickerd tickerd-sources; do
+    grep -qx "deb-systemd-invoke try-restart $unit.service" "$ARTIFACTS/systemd-calls-upgrade.txt" ||
+        fail "the upgrade does not restart a running $unit: $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+    grep -q "deb-systemd-invoke stop .*$unit.service" "$ARTIFACTS/systemd-calls-upgrade.txt" &&
+        fail "the upgrade stops $unit (and leaves it stopped): $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+done
+grep -qx "systemctl --system daemon-reload" "$ARTIFACTS/systemd-calls-upgrade.txt" ||
+    fail "the upgrade does not make systemd read the new units: $(cat "$ARTIFACTS/systemd-calls-upgrade.txt")"
+stop_pretending
 start_daemon
 in_root tickerctl --bus system list | grep -q "Survives the upgrade" || fail "the state did not survive the upgrade"
 in_root tickerctl --bus system status --json > "$WORK/status.json"
@@ -217,8 +298,26 @@ PY
     fail "the admin's config is not in force after the upgrade: $(cat "$WORK/status.json")"
 stop_daemon
 
-step "apt purge tickerd"
+step "apt remove tickerd keeps the configuration, the state and the user"
 in_root dpkg -L tickerd tickerd-sources > "$WORK/files.txt"
+pretend_systemd
+apt_with_systemd remove -y tickerd tickerd-sources > "$ARTIFACTS/remove.log" 2>&1 ||
+    fail "apt remove: $(tail -n 20 "$ARTIFACTS/remove.log")"
+cp "$CHROOT/tmp/systemd-calls" "$ARTIFACTS/systemd-calls-remove.txt"
+stop_pretending
+for unit in tickerd tickerd-sources; do
+    grep -qx "deb-systemd-invoke stop $unit.service" "$ARTIFACTS/systemd-calls-remove.txt" ||
+        fail "apt remove leaves $unit running: $(cat "$ARTIFACTS/systemd-calls-remove.txt")"
+done
+for p in tickerd tickerd-sources; do
+    in_root dpkg-query -W -f='${Status}' "$p" | grep -q "deinstall ok config-files" || fail "$p is not removed with its configuration kept"
+done
+[ -e "$CHROOT/usr/bin/tickerd" ] && fail "apt remove left /usr/bin/tickerd"
+cmp -s "$WORK/admin.toml" "$CHROOT/etc/tickerd/tickerd.toml" || fail "apt remove did not keep /etc/tickerd/tickerd.toml"
+[ -s "$CHROOT/var/lib/tickerd/state.json" ] || fail "apt remove did not keep the state in /var/lib/tickerd"
+in_root getent passwd tickerd > /dev/null || fail "apt remove took the user tickerd"
+
+step "apt purge tickerd"
 in_root apt-get purge -y tickerd tickerd-sources > "$ARTIFACTS/purge.log" 2>&1 || fail "apt purge: $(tail -n 20 "$ARTIFACTS/purge.log")"
 for p in tickerd tickerd-sources; do
     in_root dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q installed && fail "$p is still installed"

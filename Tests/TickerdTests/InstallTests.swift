@@ -38,6 +38,10 @@ import TestSupport
         "share/man/man8/tickerd-sources.8",
         "share/bash-completion/completions/tickerctl", "share/zsh/site-functions/_tickerctl",
         "share/fish/vendor_completions.d/tickerctl.fish",
+        "share/bash-completion/completions/tickerd", "share/zsh/site-functions/_tickerd",
+        "share/fish/vendor_completions.d/tickerd.fish",
+        "share/bash-completion/completions/tickerd-sources", "share/zsh/site-functions/_tickerd-sources",
+        "share/fish/vendor_completions.d/tickerd-sources.fish",
         "share/doc/tickerd/examples/tickerd.toml", "share/doc/tickerd/examples/sources.toml",
         "share/doc/tickerd/examples/tickerd-sources-network.conf", "share/doc/tickerd/sources.md",
         "share/doc/tickerd/fleet.md", "share/doc/tickerd/fleet-message.schema.json",
@@ -88,6 +92,11 @@ import TestSupport
             ".local/share/man/man8/tickerd-sources.8",
             ".local/share/bash-completion/completions/tickerctl", ".local/share/zsh/site-functions/_tickerctl",
             ".local/share/fish/vendor_completions.d/tickerctl.fish",
+            ".local/share/bash-completion/completions/tickerd", ".local/share/zsh/site-functions/_tickerd",
+            ".local/share/fish/vendor_completions.d/tickerd.fish",
+            ".local/share/bash-completion/completions/tickerd-sources",
+            ".local/share/zsh/site-functions/_tickerd-sources",
+            ".local/share/fish/vendor_completions.d/tickerd-sources.fish",
         ])
         let binary = home.path + "/.local/bin/tickerd"
         let unit = try String(contentsOfFile: home.file(".local/share/systemd/user/tickerd.service"), encoding: .utf8)

@@ -20,6 +20,8 @@ struct SyscallFilterTests {
         [Repository.builtProduct("tickerd"), "--version"],
         [Repository.builtProduct("tickerd"), "--help"],
         [Repository.builtProduct("tickerctl"), "--help"],
+        // What the units' ExecReload= runs before signalling the daemon.
+        [Repository.builtProduct("tickerd"), "--check-config", "--config", Repository.path("examples/tickerd.toml")],
     ]
 
     /// The system calls a `SystemCallFilter=` list allows: `+` groups and names minus `~` ones.
