@@ -16,6 +16,9 @@ usage: serve.py [--no-validators] DIR
        A file NAME.endless (instead of NAME) answers NAME with an endless body (no
        Content-Length), 16 KiB every 10 ms, until the client goes; the log line then says
        "-> 200 endless, client left after <bytes>".
+       A file NAME.silent (instead of NAME) reads the request and answers nothing until the
+       client goes (a server that accepted the request and hangs); its log line
+       "<path> silent" comes when the request was read, "<path> silent, client left" after.
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
 """
@@ -39,6 +42,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 words = handle.read().split()
             status = int(words[0]) if len(words) > 1 else 301
             self.answer(status, b"", inm, ims, {"Location": words[-1]})
+            return
+        if path.startswith(root) and os.path.isfile(path + ".silent"):
+            self.silent()
             return
         if path.startswith(root) and os.path.isfile(path + ".endless"):
             self.endless()
@@ -74,6 +80,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             trickle = os.path.isfile(path + ".trickle")
             cut = os.path.isfile(path + ".cut")
             self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}), trickle, cut)
+
+    def silent(self):
+        print("%s silent" % self.path, flush=True)
+        try:
+            while self.rfile.read(1):
+                pass
+        except OSError:
+            pass
+        self.close_connection = True
+        print("%s silent, client left" % self.path, flush=True)
 
     def endless(self):
         self.send_response(200)
