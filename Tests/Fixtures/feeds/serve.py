@@ -2,7 +2,7 @@
 """A small HTTP server for the feed tests: serves the files of DIR on 127.0.0.1 with an ETag and
 a Last-Modified, answers conditional GETs with 304, and logs each request on stdout.
 
-usage: serve.py [--no-validators] DIR
+usage: serve.py [--no-validators] [--tls CERT KEY] DIR
        prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
        A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
@@ -21,12 +21,14 @@ usage: serve.py [--no-validators] DIR
        "<path> silent" comes when the request was read, "<path> silent, client left" after.
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
+       --tls CERT KEY: speak https with the certificate chain in file CERT and its key in KEY.
 """
 import email.utils
 import gzip
 import hashlib
 import http.server
 import os
+import ssl
 import sys
 import time
 
@@ -143,6 +145,12 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     arguments = sys.argv[1:]
     server.no_validators = "--no-validators" in arguments
+    if "--tls" in arguments:
+        at = arguments.index("--tls")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(arguments[at + 1], arguments[at + 2])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        del arguments[at:at + 3]
     server.root = os.path.realpath([a for a in arguments if not a.startswith("--")][0])
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()
