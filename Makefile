@@ -38,8 +38,8 @@ SWIFT_BUILD_FLAGS ?=
 CONFIG ?= debug
 
 # Debian packages the build and the tests need.
-# Release builds of tickerd-sources link FoundationNetworking and FoundationXML statically, which
-# need libcurl's and libxml2's development files (libcurl4-openssl-dev, libxml2-dev).
+# tickerd-sources fetches feeds and calendars with libcurl (libcurl4-openssl-dev, Sources/CCurl);
+# its release build links FoundationXML statically, which needs libxml2's development files.
 # Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
@@ -47,7 +47,7 @@ CONFIG ?= debug
 # the width-table generator check and the journal collector. The sources tests: mpv with Debian's
 # mpv-mpris plugin (real MPRIS players), libnotify-bin (notify-send), xdg-utils (tickerctl activate),
 # libical-dev for the calendar source, python3-venv for the test virtualenv (PYTHON_TEST_PACKAGES)
-# and libcurl4 for FoundationNetworking (feeds and calendar URLs); libmosquitto-dev for the MQTT
+# and libcurl4 for fetching (feeds and calendar URLs); libmosquitto-dev for the MQTT
 # source, and for its fleet tests the real broker (mosquitto), its clients (mosquitto-clients:
 # mosquitto_pub, mosquitto_sub, mosquitto_passwd is in mosquitto) and openssl for test certificates.
 DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin libglib2.0-bin \
@@ -58,8 +58,8 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
                 libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev \
                 libmosquitto-dev mosquitto mosquitto-clients openssl
 
-# What building needs (the system libraries' development files; libcurl's and libxml2's for the
-# static release link) and what `make demo` runs (dbus-daemon, busctl from systemd).
+# What building needs (the system libraries' development files: libcurl's for fetching, libxml2's
+# for the static release link) and what `make demo` runs (dbus-daemon, busctl from systemd).
 BUILD_DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev libical-dev libmosquitto-dev \
                       libcurl4-openssl-dev libxml2-dev dbus-daemon systemd
 

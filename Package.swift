@@ -202,8 +202,15 @@ let package = Package(
             dependencies: ["TickerModel", "SourceFetch"],
             swiftSettings: strictSettings
         ),
+        // libcurl (Debian's libcurl4-openssl-dev) for SourceFetch: typed wrappers over its
+        // variadic setopt/getinfo, which Swift cannot call.
+        .target(
+            name: "CCurl",
+            linkerSettings: [.linkedLibrary("curl")]
+        ),
         .target(
             name: "SourceFetch",
+            dependencies: ["CCurl"],
             swiftSettings: strictSettings
         ),
         .testTarget(

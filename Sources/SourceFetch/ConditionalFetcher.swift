@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// What a server said about a resource so that the next request can be conditional: its ETag
 /// and Last-Modified, sent back as If-None-Match and If-Modified-Since.
@@ -42,10 +39,10 @@ public struct HTTPFetchError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { message }
 }
 
-/// Fetches one http(s) URL with conditional GETs, through FoundationNetworking's URLSession
-/// (libcurl): no response cache of its own, so every call reaches the server and a 304 is
-/// reported as `.notModified`. Each fetch has a session of its own (see ``BoundedDownload``), so
-/// one slow server delays only its own sources.
+/// Fetches one http(s) URL with conditional GETs, through libcurl: no response cache, so every
+/// call reaches the server and a 304 is reported as `.notModified`. Each fetch has a libcurl
+/// handle and a thread of its own (see ``BoundedDownload``), so one slow server delays only its
+/// own sources, and waiting for it costs no CPU.
 public struct ConditionalFetcher: Sendable {
     /// The resource.
     public let url: URL
@@ -70,58 +67,35 @@ public struct ConditionalFetcher: Sendable {
     /// anything else (another status, a transport error, a body over `maximumBytes`, no complete
     /// answer within `timeout`) throws, saying which in words.
     public func fetch(with validators: HTTPValidators) async throws(HTTPFetchError) -> HTTPFetchOutcome {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        request.setValue("tickerd-sources", forHTTPHeaderField: "User-Agent")
-        if let etag = validators.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let date = validators.lastModified { request.setValue(date, forHTTPHeaderField: "If-Modified-Since") }
-        let http: HTTPURLResponse
-        let data: Data
-        switch await BoundedDownload.run(request, deadline: timeout, maximumBytes: maximumBytes) {
-        case let .answered(response, body):
-            (http, data) = (response, body)
+        var headers: [String] = []
+        if let etag = validators.etag { headers.append("If-None-Match: \(etag)") }
+        if let date = validators.lastModified { headers.append("If-Modified-Since: \(date)") }
+        let answer: BoundedDownload.Answer
+        switch await BoundedDownload.run(url, headers: headers, userAgent: "tickerd-sources", deadline: timeout,
+                                         maximumBytes: maximumBytes) {
+        case let .answered(received):
+            answer = received
         case .tooLarge:
             throw HTTPFetchError("\(url.absoluteString): the body is over the limit of \(maximumBytes) bytes")
         case .timedOut:
             throw HTTPFetchError("cannot fetch \(url.absoluteString): no complete answer within \(Self.seconds(timeout))")
-        case let .failed(error):
-            throw HTTPFetchError("cannot fetch \(url.absoluteString): \(Self.reason(error))")
+        case let .failed(reason):
+            throw HTTPFetchError("cannot fetch \(url.absoluteString): \(reason)")
         }
-        switch http.statusCode {
+        switch answer.status {
         case 304:
             return .notModified
         case 200:
-            return .modified(data, HTTPValidators(etag: http.value(forHTTPHeaderField: "ETag"),
-                                                  lastModified: http.value(forHTTPHeaderField: "Last-Modified")),
-                             charset: Self.charset(ofContentType: http.value(forHTTPHeaderField: "Content-Type")),
-                             from: http.url ?? url)
+            return .modified(answer.body, HTTPValidators(etag: answer.etag, lastModified: answer.lastModified),
+                             charset: Self.charset(ofContentType: answer.contentType), from: answer.url ?? url)
         default:
-            throw HTTPFetchError("\(url.absoluteString): HTTP \(http.statusCode) "
-                + HTTPURLResponse.localizedString(forStatusCode: http.statusCode))
+            throw HTTPFetchError("\(url.absoluteString): HTTP \(answer.status) " + HTTPStatus.reason(answer.status))
         }
     }
 
     /// `seconds` as a log line says it (`30 s`, `0.5 s`).
     static func seconds(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
-    }
-
-    /// A transport error in words: libcurl's own text when it gave one, else what the URL error
-    /// code means (FoundationNetworking describes most codes only by their number).
-    static func reason(_ error: any Error) -> String {
-        let text = (error as NSError).localizedDescription
-        guard text.hasPrefix("The operation could not be completed"), let code = (error as? URLError)?.code else { return text }
-        switch code {
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .networkConnectionLost: return "the connection was closed before the answer was complete"
-        case .notConnectedToInternet: return "no network"
-        case .httpTooManyRedirects: return "too many redirects"
-        case .badServerResponse, .cannotParseResponse: return "not a valid HTTP answer"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return "TLS failed (\(text))"
-        default: return text
-        }
     }
 
     /// The `charset` parameter of a Content-Type value (`text/xml; charset="ISO-8859-1"` gives

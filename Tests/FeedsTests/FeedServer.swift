@@ -9,9 +9,15 @@ final class FeedServer: @unchecked Sendable {
     let process: ChildProcess
     let port: Int
 
-    /// Starts serving `folder` and waits (up to 30 s) until it listens.
-    init(serving folder: String) throws {
-        process = try ChildProcess(try PythonVenv.python(), [Self.fixtures + "/serve.py", folder])
+    /// Whether it speaks https.
+    let tls: Bool
+
+    /// Starts serving `folder` (over https with the certificate in file `certificate` and its key
+    /// in `key` when both are given) and waits (up to 30 s) until it listens.
+    init(serving folder: String, certificate: String? = nil, key: String? = nil) throws {
+        let tlsArguments = certificate.flatMap { certificate in key.map { ["--tls", certificate, $0] } } ?? []
+        tls = !tlsArguments.isEmpty
+        process = try ChildProcess(try PythonVenv.python(), [Self.fixtures + "/serve.py"] + tlsArguments + [folder])
         guard process.waitForOutput(timeout: .seconds(30), until: { $0.contains("\n") }),
               let line = process.standardOutput.split(separator: "\n").first, line.hasPrefix("PORT "),
               let port = Int(line.dropFirst(5)) else {
@@ -22,7 +28,7 @@ final class FeedServer: @unchecked Sendable {
     }
 
     /// The URL of `name` on this server.
-    func url(_ name: String) -> URL { URL(string: "http://127.0.0.1:\(port)/\(name)")! }
+    func url(_ name: String) -> URL { URL(string: "\(tls ? "https" : "http")://127.0.0.1:\(port)/\(name)")! }
 
     /// The request log lines so far.
     var requests: [String] { process.standardOutput.split(separator: "\n").dropFirst().map(String.init) }

@@ -132,4 +132,27 @@ import SourceFetch
             #expect(subscription.items.count == 6 && subscription.lastGood == 0)
         }
     }
+
+    @Test(.timeLimit(.minutes(1)))
+    func anHTTPSServerNothingVouchesForIsRefusedBeforeTheRequestSayingWhy() async throws {
+        let folder = try Self.folder(["feed.xml"])
+        defer { folder.remove() }
+        // A self-signed certificate for 127.0.0.1: the server speaks TLS, but no CA signed it.
+        let made = try ChildProcess.run("openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName = IP:127.0.0.1", "-keyout", folder.file("key.pem"), "-out", folder.file("cert.pem"),
+        ])
+        #expect(made.status == 0, "openssl req: \(made.stderr)")
+        let server = try FeedServer(serving: folder.path, certificate: folder.file("cert.pem"), key: folder.file("key.pem"))
+        defer { server.stop() }
+        let url = server.url("feed.xml")
+        #expect(url.scheme == "https")
+        let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: url, timeout: 10), HTTPValidators())
+        guard case .failure(let error) = result else {
+            Issue.record("a server with an untrusted certificate was read: \(result)")
+            return
+        }
+        #expect(error.message.hasPrefix("cannot fetch \(url.absoluteString): SSL certificate problem: "), "\(error)")
+        #expect(server.requests.isEmpty, "the request went over an untrusted connection: \(server.requests)")
+    }
 }

@@ -2,7 +2,7 @@
 """A small HTTP server for the feed tests: serves the files of DIR on 127.0.0.1 with an ETag and
 a Last-Modified, answers conditional GETs with 304, and logs each request on stdout.
 
-usage: serve.py [--no-validators] DIR
+usage: serve.py [--no-validators] [--tls CERT KEY] DIR
        prints "PORT <n>" once listening, then one line per request:
        "<path> if-none-match=<...> if-modified-since=<...> -> <status>"
        A file NAME.content-type beside NAME gives its Content-Type (e.g. with a charset).
@@ -16,14 +16,19 @@ usage: serve.py [--no-validators] DIR
        A file NAME.endless (instead of NAME) answers NAME with an endless body (no
        Content-Length), 16 KiB every 10 ms, until the client goes; the log line then says
        "-> 200 endless, client left after <bytes>".
+       A file NAME.silent (instead of NAME) reads the request and answers nothing until the
+       client goes (a server that accepted the request and hangs); its log line
+       "<path> silent" comes when the request was read, "<path> silent, client left" after.
        --no-validators: no ETag or Last-Modified, every GET answered 200 with the whole file
        (a server that does not do conditional requests).
+       --tls CERT KEY: speak https with the certificate chain in file CERT and its key in KEY.
 """
 import email.utils
 import gzip
 import hashlib
 import http.server
 import os
+import ssl
 import sys
 import time
 
@@ -39,6 +44,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 words = handle.read().split()
             status = int(words[0]) if len(words) > 1 else 301
             self.answer(status, b"", inm, ims, {"Location": words[-1]})
+            return
+        if path.startswith(root) and os.path.isfile(path + ".silent"):
+            self.silent()
             return
         if path.startswith(root) and os.path.isfile(path + ".endless"):
             self.endless()
@@ -74,6 +82,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             trickle = os.path.isfile(path + ".trickle")
             cut = os.path.isfile(path + ".cut")
             self.answer(200, body, inm, ims, dict(headers, **{"Content-Type": kind}), trickle, cut)
+
+    def silent(self):
+        print("%s silent" % self.path, flush=True)
+        try:
+            while self.rfile.read(1):
+                pass
+        except OSError:
+            pass
+        self.close_connection = True
+        print("%s silent, client left" % self.path, flush=True)
 
     def endless(self):
         self.send_response(200)
@@ -127,6 +145,12 @@ def main():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     arguments = sys.argv[1:]
     server.no_validators = "--no-validators" in arguments
+    if "--tls" in arguments:
+        at = arguments.index("--tls")
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(arguments[at + 1], arguments[at + 2])
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        del arguments[at:at + 3]
     server.root = os.path.realpath([a for a in arguments if not a.startswith("--")][0])
     print("PORT %d" % server.server_address[1], flush=True)
     server.serve_forever()
