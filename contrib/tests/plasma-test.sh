@@ -13,7 +13,7 @@
 #     folder) it comes back by itself at the right phase; an urgent message comes and expires
 #     mid-scroll; Hebrew, Arabic, mixed-direction, very long and one-word texts show Render's
 #     frames (an emoji text is kept for a look); after a 3 s SIGSTOP of plasmoidviewer every shot
-#     shows the frame of its instant; then a
+#     from its first paint on shows the frame of its instant; then a
 #     text of CJK and emoji: a wide character cut by either edge shows its part in view as its
 #     glyph does there wholly in view, not blank (plasma-shots.py --edges);
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
@@ -283,13 +283,20 @@ text_step short "Hi"
 ctl remove short >/dev/null
 
 # 3d. plasmoidviewer stopped for 3 s (SIGSTOP, what a suspend does to its main loop), then
-# resumed: from the first shot on it shows the frame of the real time, not a catch-up.
+# resumed: from its first paint on it shows the frame of the real time, not a catch-up.
 ctl post --urgent --id first --link "$LINK" "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the text before the stop"
 kill -STOP "$VIEWER"
+import -window root "$WORK/stopped.png" 2>/dev/null
 sleep 3   # the length of the modelled suspend, not a synchronisation
 kill -CONT "$VIEWER"
+# The screen keeps the stopped frame until the widget paints again: the shots start once it has
+# (the text scrolls, so its first paint differs), and from then on must show the real time.
+pixels() { convert "$1" rgb:- 2>/dev/null | md5sum; }
+stopped_pixels=$(pixels "$WORK/stopped.png")
+repainted() { import -window root "$WORK/now.png" 2>/dev/null && [ "$(pixels "$WORK/now.png")" != "$stopped_pixels" ]; }
+wait_for 10 repainted || fail "the widget did not paint again within 10 s of a resume"
 rm -rf "$WORK/resumed" && shots "$WORK/resumed" 10
 "$PYTHON" "$ROOT/contrib/tests/plasma-shots.py" "$WORK/resumed" "$FONT" "$CELL" "$GX" "$GY" "$GW" "$GH" 40 12 \
     -- "$BIN/tickerctl" --bus "$DBUS_SESSION_BUS_ADDRESS" --strict > "$WORK/resumed/verdict.txt" ||
