@@ -52,7 +52,13 @@ import SourceFetch
         let result = await slowFetch.value
         let elapsed = ContinuousClock.now - started
         #expect(result == .failure(HTTPFetchError("cannot fetch \(slowURL.absoluteString): no complete answer within 3 s")))
-        #expect(elapsed >= .seconds(3) && elapsed < .seconds(20), "\(elapsed)")
+        #expect(elapsed >= .seconds(3), "\(elapsed)")
+        // When the client gave up, as the server saw it (the test's own clock also counts the
+        // time its tasks wait for a thread while the whole suite runs).
+        #expect(server.waitForLine { $0.hasPrefix("/slow.xml trickle, client left after") })
+        let left = server.requests.first { $0.hasPrefix("/slow.xml trickle, client left after") }
+            .flatMap { Double($0.split(separator: " ").dropLast().last ?? "") }
+        #expect(left.map { $0 < 10 } == true, "the client left the trickling answer after \(left ?? -1) s")
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -70,10 +76,8 @@ import SourceFetch
         // A body that never ends (no Content-Length): cut off once it passes the limit, long
         // before the deadline; the server sees the client go.
         let endless = server.url("endless.xml")
-        let started = ContinuousClock.now
         let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: endless, timeout: 30, maximumBytes: limit), HTTPValidators())
         #expect(result == .failure(HTTPFetchError("\(endless.absoluteString): the body is over the limit of \(limit) bytes")))
-        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(server.waitForLine { $0.hasPrefix("/endless.xml endless, client left after") })
         let sent = server.requests.first { $0.hasPrefix("/endless.xml endless") }.flatMap { Int($0.split(separator: " ").last ?? "") }
         #expect((sent ?? .max) < 16 << 20, "the server sent \(sent ?? -1) bytes before the client left")

@@ -9,7 +9,8 @@ usage: serve.py [--no-validators] [--tls CERT KEY] DIR
        A file NAME.redirect (instead of NAME) answers NAME with a 301 to the path it holds, or
        with another status when it holds one first ("307 /path").
        A file NAME.trickle beside NAME sends NAME one byte every 0.2 s (a server that hangs
-       mid-answer); its log line "<path> trickling" comes when it starts.
+       mid-answer); its log line "<path> trickling" comes when it starts, and "<path> trickle,
+       client left after <seconds> s" when the client closes the connection.
        A file NAME.gzip beside NAME sends NAME compressed, with Content-Encoding: gzip.
        A file NAME.cut beside NAME sends the Content-Length of NAME but only its first half,
        then closes the connection (a server that dies mid-answer).
@@ -120,6 +121,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         if status != 304 and trickle:
             print("%s trickling" % self.path, flush=True)
+            began = time.monotonic()
             try:
                 for byte in body:
                     self.wfile.write(bytes([byte]))
@@ -127,7 +129,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     time.sleep(0.2)
             except OSError:
                 self.close_connection = True
-                print("%s trickle, client left" % self.path, flush=True)
+                print("%s trickle, client left after %.1f s" % (self.path, time.monotonic() - began), flush=True)
                 return
         elif status != 304 and cut:
             self.wfile.write(body[:len(body) // 2])
