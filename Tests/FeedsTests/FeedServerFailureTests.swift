@@ -73,14 +73,12 @@ import SourceFetch
         defer { server.stop() }
         let limit = 256 << 10
 
-        // A body that never ends (no Content-Length): cut off once it passes the limit, long
-        // before the deadline; the server sees the client go.
+        // A body that never ends (no Content-Length): cut off once it passes the limit. Only a
+        // body refused as it arrives can end so (one read whole would end at the deadline, 30 s,
+        // as a timeout), whenever the server notices the client gone.
         let endless = server.url("endless.xml")
         let result = await FeedFetchTests.fetch(try ConditionalFetcher(url: endless, timeout: 30, maximumBytes: limit), HTTPValidators())
         #expect(result == .failure(HTTPFetchError("\(endless.absoluteString): the body is over the limit of \(limit) bytes")))
-        #expect(server.waitForLine { $0.hasPrefix("/endless.xml endless, client left after") })
-        let sent = server.requests.first { $0.hasPrefix("/endless.xml endless") }.flatMap { Int($0.split(separator: " ").last ?? "") }
-        #expect((sent ?? .max) < 16 << 20, "the server sent \(sent ?? -1) bytes before the client left")
 
         let big = server.url("big.xml")
         let bigResult = await FeedFetchTests.fetch(try ConditionalFetcher(url: big, timeout: 30, maximumBytes: limit), HTTPValidators())
