@@ -182,6 +182,15 @@ def learn(directory, learned_path, command):
         if len(texts) == 1:
             seen.setdefault(texts.pop(), Counter())[tuple(current)] += 1
     learned = {text: list(looks.most_common(1)[0][0]) for text, looks in seen.items()}
+    # Two texts of one look mean shots were named after frames they did not show (the Timeline
+    # changed after they were taken); the phase check could not tell those frames apart.
+    by_look = {}
+    for text, look in learned.items():
+        by_look.setdefault(tuple(look), []).append(text)
+    shared = [texts for texts in by_look.values() if len(texts) > 1]
+    if shared:
+        print(f"learned one look for different frames: {shared[0]!r}", file=sys.stderr)
+        return 1
     differing = sum(sum(looks.values()) - looks.most_common(1)[0][1] for looks in seen.values())
     json.dump(learned, open(learned_path, "w"))
     print(f"learned {len(learned)} frames; {differing} shots of them look other than most of their text's")

@@ -172,9 +172,13 @@ keep "$(printf 'wide-%04d' $(( $(ls "$SHOTS" | grep -c "^wide-") / 2 )))" mixed-
 # 13 px, contrib/waybar/style.css) a second.
 ctl post --id latin "Latin only: the quick brown fox jumps over the lazy dog, 0123456789 -- tickerd" >/dev/null
 ctl remove mixed
-# Ready when the frame is ASCII only: every 48-cell window of the mixed tape holds CJK, emoji or a
-# dash, so from then on the Latin tape alone is in view (the removal has reached it).
-latin_shown() { ctl render --columns 48 | LC_ALL=C grep -q '^[ -~]*$'; }
+# Ready when the removal has reached the view: no change waits for its seam (the Timeline has no
+# `switch`) and the frame is ASCII only. The frame alone is not enough: the mixed text's ASCII tail
+# can still be in view, and Render answers a past instant from the Timeline it holds when asked,
+# so shots taken before the switch would teach the frames' looks under other texts' names.
+latin_shown() {
+    ! ctl timeline | grep -q '"switch"' && ctl render --columns 48 | LC_ALL=C grep -q '^[ -~]*$'
+}
 wait_for $((CYCLE + 10)) latin_shown || fail "the Latin tape never reached the module"
 shots_for $(( $(tape_width) / SPEED + 1 )) latin
 analyse speed "$SHOTS" "$SPEED" 8 "$ARTIFACTS" || fail "the text does not move at the Timeline's speed"
