@@ -233,26 +233,50 @@ import TestSupport
         #expect(lines.last == "tickerctl: tickerd is not running on the bus at \(bus.address); start it with `tickerd --bus \(bus.address)`")
     }
 
-    /// A kiosk admin who forgets `--bus system` is told where a system-wide tickerd is: with no
-    /// session bus at all, and with a session bus where no tickerd runs (the private bus stands
-    /// in for the session bus through DBUS_SESSION_BUS_ADDRESS).
-    @Test func theSessionBusFailuresPointToTheSystemBus() throws {
+    /// A kiosk admin who forgets `--bus system` is told to add it when the system bus has a
+    /// tickerd (running, or installed there for activation), and not told so when it has none:
+    /// with no session bus at all, and with a session bus where no tickerd runs. Private buses
+    /// stand in for both buses (DBUS_SESSION_BUS_ADDRESS, DBUS_SYSTEM_BUS_ADDRESS).
+    @Test func theSessionBusFailuresPointToTheSystemBusWhenItHasTickerd() throws {
         let folder = try TemporaryDirectory(prefix: "tickerctl-nobus")
-        let noBus = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
-            "DBUS_SESSION_BUS_ADDRESS": "unix:path=" + folder.file("no-such-bus"),
-        ])
-        #expect(noBus.status == 69)
-        #expect(noBus.stderr.hasPrefix("tickerctl: cannot connect to the session bus: "), "\(noBus.stderr)")
-        #expect(noBus.stderr.hasSuffix("tickerctl: a system-wide tickerd is on the system bus: add `--bus system`\n"), "\(noBus.stderr)")
+        let noSessionBus = "unix:path=" + folder.file("no-such-bus")
+        let emptySessionBus = try PrivateBus()
+        let kiosk = try CLIFixture()
+        let installed = try PrivateBus()
+        try ("[D-BUS Service]\nName=io.github.tickerd.Ticker1\nExec=/bin/false\n").write(
+            toFile: installed.serviceDirectory + "/io.github.tickerd.Ticker1.service", atomically: true, encoding: .utf8)
+        let emptySystemBus = try PrivateBus()
+        let cases: [(system: String, hint: String?)] = [
+            (kiosk.address, "tickerctl: tickerd runs on the system bus: add `--bus system`"),
+            (installed.address, "tickerctl: tickerd is installed for the system bus: add `--bus system`"),
+            (emptySystemBus.address, nil),
+            ("unix:path=" + folder.file("no-system-bus"), nil),
+        ]
+        for (system, hint) in cases {
+            let noBus = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
+                "DBUS_SESSION_BUS_ADDRESS": noSessionBus, "DBUS_SYSTEM_BUS_ADDRESS": system,
+            ])
+            #expect(noBus.status == 69)
+            let noBusLines = noBus.stderr.split(separator: "\n").map(String.init)
+            #expect(noBusLines.first?.hasPrefix("tickerctl: cannot connect to the session bus: ") == true, "\(noBus.stderr)")
+            #expect(noBusLines.count == (hint == nil ? 1 : 2), "\(noBus.stderr)")
+            if let hint { #expect(noBusLines.last == hint, "\(noBus.stderr)") }
 
-        let bus = try PrivateBus()
-        let noDaemon = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
-            "DBUS_SESSION_BUS_ADDRESS": bus.address,
-        ])
-        #expect(noDaemon.status == 69)
-        let lines = noDaemon.stderr.split(separator: "\n").map(String.init)
-        #expect(lines.dropLast().last?.hasPrefix("tickerctl: tickerd is not running on the session bus; start it with `systemctl --user start tickerd`") == true, "\(noDaemon.stderr)")
-        #expect(lines.last == "tickerctl: a system-wide tickerd is on the system bus: add `--bus system`")
+            let noDaemon = try ChildProcess.run(CLIFixture.tickerctl, ["post", "hello"], environment: [
+                "DBUS_SESSION_BUS_ADDRESS": emptySessionBus.address, "DBUS_SYSTEM_BUS_ADDRESS": system,
+            ])
+            #expect(noDaemon.status == 69)
+            let lines = noDaemon.stderr.split(separator: "\n").map(String.init)
+            let advice = "tickerctl: tickerd is not running on the session bus; start it with `systemctl --user start tickerd`"
+            #expect(lines.count == (hint == nil ? 2 : 3), "\(noDaemon.stderr)")
+            #expect(lines.dropFirst().first?.hasPrefix(advice) == true, "\(noDaemon.stderr)")
+            if let hint { #expect(lines.last == hint, "\(noDaemon.stderr)") }
+        }
+        // Another bus than the session bus gets no hint, whatever the system bus holds.
+        let addressed = try ChildProcess.run(CLIFixture.tickerctl, ["--bus", emptySessionBus.address, "post", "hello"],
+                                             environment: ["DBUS_SYSTEM_BUS_ADDRESS": kiosk.address])
+        #expect(addressed.status == 69)
+        #expect(!addressed.stderr.contains("--bus system"), "\(addressed.stderr)")
     }
 
     @Test func everyCommandTakesTheGlobalBusOption() throws {

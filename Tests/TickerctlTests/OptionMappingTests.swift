@@ -147,12 +147,14 @@ import TickerModel
             .session)
         #expect(failure.lines.first == "org.freedesktop.DBus.Error.ServiceUnknown: The name is not activatable")
         #expect(failure.lines.dropFirst().first?.contains("systemctl --user start tickerd") == true)
-        #expect(failure.lines.last == "a system-wide tickerd is on the system bus: add `--bus system`")
+        #expect(failure.lines.count == 2)
+        #expect(failure.pointsToTheSystemBus)
         #expect(failure.exitStatus == 69)
         let daemonError = ClientFailure.daemon(
             DBusError(name: "io.github.tickerd.Ticker1.Error.NoSuchMessage", message: "there is no message with id 'x'"),
             .address("unix:path=/tmp/bus"))
         #expect(daemonError.lines == ["io.github.tickerd.Ticker1.Error.NoSuchMessage: there is no message with id 'x'"])
         #expect(daemonError.exitStatus == 1)
+        #expect(!daemonError.pointsToTheSystemBus)
     }
 }

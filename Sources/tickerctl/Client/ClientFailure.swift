@@ -23,12 +23,11 @@ enum ClientFailure: Error, CustomStringConvertible {
     var lines: [String] {
         switch self {
         case let .cannotConnect(selection, error):
-            return ["cannot connect to \(selection): \(error.name): \(error.message)"] + Self.otherBusHint(selection)
+            return ["cannot connect to \(selection): \(error.name): \(error.message)"]
         case let .daemon(error, selection):
             var lines = ["\(error.name): \(error.message)"]
             if Self.missingDaemonErrors.contains(error.name) {
                 lines.append("tickerd is not running on \(selection); \(selection.startAdvice)")
-                lines += Self.otherBusHint(selection)
             }
             return lines
         case .noSuchChannel(let name):
@@ -40,10 +39,15 @@ enum ClientFailure: Error, CustomStringConvertible {
         }
     }
 
-    /// For the session bus (the default), a reminder that a system-wide tickerd (a kiosk's) is
-    /// reached with `--bus system`; nothing for the other buses.
-    static func otherBusHint(_ selection: BusSelection) -> [String] {
-        selection == .session ? ["a system-wide tickerd is on the system bus: add `--bus system`"] : []
+    /// Whether the system bus may hold the daemon the person meant: the session bus (the default)
+    /// could not be reached or has no tickerd. Then ``SystemBusTickerd`` says whether to add
+    /// `--bus system`.
+    var pointsToTheSystemBus: Bool {
+        switch self {
+        case .cannotConnect(.session, _): return true
+        case .daemon(let error, .session): return Self.missingDaemonErrors.contains(error.name)
+        default: return false
+        }
     }
 
     /// The exit status: 64 (EX_USAGE) for usage errors, 69 (EX_UNAVAILABLE) when the daemon or

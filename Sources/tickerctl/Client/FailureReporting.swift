@@ -9,7 +9,7 @@ enum FailureReporting {
         do {
             try body()
         } catch let failure as ClientFailure {
-            report(failure.lines)
+            report(failure.lines + (failure.pointsToTheSystemBus ? SystemBusTickerd.probe().hint : []))
             throw ExitCode(failure.exitStatus)
         } catch let error as UsageError {
             report([error.description])
