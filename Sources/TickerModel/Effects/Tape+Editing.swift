@@ -122,19 +122,22 @@ extension Tape {
 
     /// The first `kept` offsets of `base`, then `middle` each plus `middleShift`, then those of
     /// `base` from `resumed` on each plus `shift`.
-    private static func spliced(_ base: [Int], keeping kept: Int, _ middle: ArraySlice<Int>, plus middleShift: Int,
-                                from resumed: Int, plus shift: Int) -> [Int] {
+    private static func spliced(_ base: TapeOffsets, keeping kept: Int, _ middle: Slice<TapeOffsets>, plus middleShift: Int,
+                                from resumed: Int, plus shift: Int) -> TapeOffsets {
         let count = kept + middle.count + base.count - resumed
-        return [Int](unsafeUninitializedCapacity: count) { out, initialized in
+        // Both shifts move offsets that stay within the new tape, so adding them modulo 2³² gives
+        // the exact offsets (a negative shift as its two's complement); the loops then vectorize.
+        let resumedShift = UInt32(truncatingIfNeeded: shift)
+        return TapeOffsets(unsafeUninitializedCapacity: count) { out, initialized in
             base.withUnsafeBufferPointer { source in
                 for index in 0..<kept { out[index] = source[index] }
                 var at = kept
                 for value in middle {
-                    out[at] = value + middleShift
+                    out[at] = UInt32(value + middleShift)
                     at += 1
                 }
                 for index in resumed..<source.count {
-                    out[at] = source[index] + shift
+                    out[at] = source[index] &+ resumedShift
                     at += 1
                 }
             }

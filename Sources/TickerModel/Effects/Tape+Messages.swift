@@ -122,8 +122,8 @@ extension Tape {
                 var count = 0
                 var inWord = false
                 for index in clusters {
-                    let start = starts[index]
-                    let space = starts[index + 1] - start == 1 && raw[start] == UInt8(ascii: " ")
+                    let start = Int(starts[index])
+                    let space = Int(starts[index + 1]) - start == 1 && raw[start] == UInt8(ascii: " ")
                     if !space, !inWord { count += 1 }
                     inWord = !space
                 }

@@ -22,9 +22,9 @@ public struct Tape: Sendable {
     /// UTF-8 of ``text``.
     let bytes: [UInt8]
     /// Byte offset of each cluster in ``bytes``, plus the total byte count at the end.
-    let byteStart: [Int]
+    let byteStart: TapeOffsets
     /// Cell offset of each cluster in the cycle, plus ``width`` at the end (non-decreasing).
-    let cellStart: [Int]
+    let cellStart: TapeOffsets
     /// Where each message and each counter field lies, for tapes built from ``TapeMessage``s
     /// (nil for tapes built from plain strings): what effects apply to.
     public internal(set) var layout: TapeLayout? {
@@ -60,16 +60,20 @@ public struct Tape: Sendable {
         var bytes = [UInt8]()
         bytes.reserveCapacity(text.utf8.count)
         bytes.append(contentsOf: text.utf8)
+        // Offsets are kept in 32 bits (TapeOffsets): a cluster holds at least one byte and at most
+        // two cells, so no offset of a tape this short reaches 2³². The daemon's limits keep tapes
+        // to megabytes.
+        precondition(bytes.count < Int(UInt32.max / 2), "a tape of \(bytes.count) bytes")
         // At most one cluster per scalar: the bytes that do not continue a UTF-8 sequence.
         let scalars = bytes.reduce(0) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
         var width = 0
         var clusterCount = 0
         var contentClusters = 0
         var contentCells = 0
-        var cellStart: [Int] = []
+        var cellStart: TapeOffsets = []
         // Both offset arrays are filled in place (no capacity check per cluster).
-        let byteStart = [Int](unsafeUninitializedCapacity: scalars + 1) { byteOut, byteCount in
-            cellStart = [Int](unsafeUninitializedCapacity: scalars + 1) { cellOut, cellCount in
+        let byteStart = TapeOffsets(unsafeUninitializedCapacity: scalars + 1) { byteOut, byteCount in
+            cellStart = TapeOffsets(unsafeUninitializedCapacity: scalars + 1) { cellOut, cellCount in
                 bytes.withUnsafeBufferPointer { raw in
                     let count = raw.count
                     var byte = 0
@@ -97,8 +101,8 @@ public struct Tape: Sendable {
                             if end > byte {
                                 let firstCell = cell
                                 for offset in byte..<end {
-                                    byteOut[clusters] = offset
-                                    cellOut[clusters] = cell
+                                    byteOut[clusters] = UInt32(truncatingIfNeeded: offset)
+                                    cellOut[clusters] = UInt32(truncatingIfNeeded: cell)
                                     clusters += 1
                                     cell += 1
                                 }
@@ -129,8 +133,8 @@ public struct Tape: Sendable {
                             }
                             repeated = RepeatedScalar(raw, at: byte, clusterBytes: clusterBytes, cells: clusterCells) ?? repeated
                         }
-                        byteOut[clusters] = byte
-                        cellOut[clusters] = cell
+                        byteOut[clusters] = UInt32(truncatingIfNeeded: byte)
+                        cellOut[clusters] = UInt32(truncatingIfNeeded: cell)
                         clusters += 1
                         cell += clusterCells
                         if byte < contentBytes {
@@ -139,8 +143,8 @@ public struct Tape: Sendable {
                         }
                         byte += clusterBytes
                     }
-                    byteOut[clusters] = byte
-                    cellOut[clusters] = cell
+                    byteOut[clusters] = UInt32(truncatingIfNeeded: byte)
+                    cellOut[clusters] = UInt32(truncatingIfNeeded: cell)
                     clusters += 1
                     width = cell
                     clusterCount = clusters
@@ -161,7 +165,7 @@ public struct Tape: Sendable {
     /// A tape of `text` (whose last bytes are `gap`) with its clusters given: `bytes` its UTF-8,
     /// `byteStart` and `cellStart` each cluster's offsets plus the totals at the end, of which the
     /// first `contentClusterCount` start before the gap. No layout.
-    init(text: String, gap: String, bytes: [UInt8], byteStart: [Int], cellStart: [Int], contentClusterCount: Int) {
+    init(text: String, gap: String, bytes: [UInt8], byteStart: TapeOffsets, cellStart: TapeOffsets, contentClusterCount: Int) {
         self.text = text
         self.gap = gap
         self.bytes = bytes
