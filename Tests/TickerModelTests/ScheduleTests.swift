@@ -118,7 +118,7 @@ import TickerModel
                 window = .recurring(calendar: calendar, duration: Instant(minutes) * Microseconds.perMinute
                                     + (Bool.random(using: &random) ? 0 : step))
             }
-            entries.append(ScheduleEntry(id: "m\(index)", priority: Int.random(in: 0...2, using: &random),
+            entries.append(ScheduleEntry(id: "m\(index)", priority: Int32(Int.random(in: 0...2, using: &random)),
                                          isUrgent: Bool.random(using: &random), window: window,
                                          postedAt: gridInstant(&random)))
         }

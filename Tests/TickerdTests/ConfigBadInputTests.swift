@@ -40,6 +40,19 @@ import TickerModel
         #expect(error?.description == "\(path):\(line): column \(column): not valid UTF-8 (a TOML file is UTF-8 text)")
     }
 
+    /// A priority is 32 bits from the file to the schedule, which keeps it in 32 bits: one past
+    /// either end is refused on its line, not wrapped to a priority of the other sign.
+    @Test(arguments: ["2147483648", "-2147483649", "9223372036854775807"])
+    func aPriorityBeyond32BitsIsRefusedNotWrapped(value: String) throws {
+        let error = #expect(throws: ConfigError.self) {
+            try loader.parse("[[message]]\ntext = \"a\"\npriority = \(value)\n", file: file)
+        }
+        #expect(error?.description == "\(file):3: message[1].priority: out of range")
+        let ends = try loader.parse("[[message]]\ntext = \"a\"\npriority = 2147483647\n"
+                                    + "[[message]]\ntext = \"b\"\npriority = -2147483648\n", file: file)
+        #expect(ends.messages.map(\.request.priority) == [Int32.max, Int32.min])
+    }
+
     /// An id given twice names the other message; a default id (`config-N`, not in the file)
     /// that another message took said only "id 'config-2' is used twice", of a message with no id.
     @Test func anIdUsedTwiceNamesTheOtherMessageAndADefaultIdSaysSo() {

@@ -18,12 +18,13 @@ import TickerModel
         return MessageRecord(
             id: id, channel: ["main", "side", "x"][Int.random(in: 0..<3, using: &random)],
             text: ["short", "a longer text with ünïcödé 🚀 in it", "dots..."][Int.random(in: 0..<3, using: &random)],
-            priority: Int32.random(in: -3...3, using: &random), urgent: Bool.random(using: &random),
+            priority: [Int32.min, -3, 0, 3, Int32.max][Int.random(in: 0..<5, using: &random)], urgent: Bool.random(using: &random),
             window: windows[Int.random(in: 0..<windows.count, using: &random)],
             postedAt: base + Int64.random(in: -10_000_000...10_000_000, using: &random),
             effect: effects[Int.random(in: 0..<3, using: &random)],
             reveal: Bool.random(using: &random) ? Int64.random(in: 1...5_000_000, using: &random) : nil,
-            origin: Bool.random(using: &random) ? .posted : .config)
+            origin: Bool.random(using: &random) ? .posted : .config,
+            link: Bool.random(using: &random) ? "https://example.org/\(id)" : nil)
     }
 
     @Test("random adds, replacements and removals read back exactly, with counts and unstored ids")

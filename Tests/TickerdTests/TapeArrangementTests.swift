@@ -7,7 +7,7 @@ import TickerModel
 /// goes"): those already on it keep their order within their priority, and a joining one goes
 /// right before the message the stream continues with when it has its priority.
 @Suite struct TapeArrangementTests {
-    static func entry(_ id: String, priority: Int = 0, start: Instant = 0, urgent: Bool = false) -> ActiveScheduleEntry {
+    static func entry(_ id: String, priority: Int32 = 0, start: Instant = 0, urgent: Bool = false) -> ActiveScheduleEntry {
         ActiveScheduleEntry(id: id, priority: priority, isUrgent: urgent, windowStart: start)
     }
 
@@ -76,10 +76,10 @@ import TickerModel
             let count = Int.random(in: 0...9, using: &rng)
             let showing = (0..<count).map { "s\($0)" }
             var active = showing.filter { _ in Int.random(in: 0..<4, using: &rng) > 0 }.map { id in
-                Self.entry(id, priority: Int.random(in: -1...1, using: &rng), start: Int64.random(in: 0...3, using: &rng))
+                Self.entry(id, priority: Int32(Int.random(in: -1...1, using: &rng)), start: Int64.random(in: 0...3, using: &rng))
             }
             for k in 0..<Int.random(in: 0...4, using: &rng) {
-                active.append(Self.entry("n\(k)", priority: Int.random(in: -1...1, using: &rng), start: Int64.random(in: 0...3, using: &rng),
+                active.append(Self.entry("n\(k)", priority: Int32(Int.random(in: -1...1, using: &rng)), start: Int64.random(in: 0...3, using: &rng),
                                          urgent: Int.random(in: 0..<10, using: &rng) == 0))
             }
             let continuing = showing.isEmpty || Int.random(in: 0..<5, using: &rng) == 0 ? nil : showing.randomElement(using: &rng)
@@ -109,13 +109,13 @@ import TickerModel
                     slotOf[id] = free.removeLast()
                     fallthrough
                 default:
-                    items.append((Self.entry(id, priority: Int.random(in: -1...1, using: &rng),
+                    items.append((Self.entry(id, priority: Int32(Int.random(in: -1...1, using: &rng)),
                                              start: Int64.random(in: 0...3, using: &rng)), slotOf[id]!))
                 }
             }
             for k in 0..<Int.random(in: 0...12, using: &rng) {
                 let slot = !released.isEmpty && Bool.random(using: &rng) ? released.removeLast() : free.removeLast()
-                items.append((Self.entry("n\(k)", priority: Int.random(in: -1...1, using: &rng),
+                items.append((Self.entry("n\(k)", priority: Int32(Int.random(in: -1...1, using: &rng)),
                                          start: Int64.random(in: 0...3, using: &rng),
                                          urgent: Int.random(in: 0..<10, using: &rng) == 0), slot))
             }

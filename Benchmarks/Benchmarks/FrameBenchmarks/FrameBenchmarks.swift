@@ -71,7 +71,7 @@ func registerFrameBenchmarks() {
                 t += 123_457
                 blackHole(timeline.frame(columns: 80, at: t))
             }
-        } setup: {
+        } setup: { () -> Timeline in
             let timeline = makeTimeline(clusters: size, mode: .pages)
             _ = timeline.frame(columns: 80, at: 1_700_000_000_000_000)
             return timeline

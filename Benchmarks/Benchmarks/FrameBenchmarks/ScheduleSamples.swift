@@ -41,7 +41,7 @@ func makeScheduleEntries(origin: Instant, calendarFor: (Int) -> CalendarSpec = d
             window = .recurring(calendar: calendarFor(i), duration: Int64.random(in: 60...(12 * 3600), using: &random) * second)
         }
         entries.append(ScheduleEntry(
-            id: "m\(i)", priority: Int.random(in: 0...3, using: &random), isUrgent: false, window: window,
+            id: "m\(i)", priority: Int32(Int.random(in: 0...3, using: &random)), isUrgent: false, window: window,
             postedAt: origin + Int64.random(in: -3600...0, using: &random) * second))
     }
     return entries

@@ -17,23 +17,21 @@ import HeapModule
 /// lazily: an item counts only while the entry in its slot still changes at its instant. A stale
 /// item that happens to name an entry's real next change is that change, and the entry's own item
 /// is then skipped as done. (No generation numbers: 8 bytes less per entry and per heap item.)
+///
+/// Each slot keeps its entry and state compactly (``ScheduleSlot``): ``entry(atSlot:)`` and the
+/// other readers put a ``ScheduleEntry`` together on demand.
 public struct Schedule: Sendable {
     /// The entries, by id, built on demand: each entry is stored once, in its slot, so a schedule
     /// of 100k messages does not hold a second dictionary of them.
     public var entries: [String: ScheduleEntry] {
         var result: [String: ScheduleEntry] = [:]
         result.reserveCapacity(slotOfID.count)
-        for case let item? in slots { result[item.entry.id] = item.entry }
+        for case let item? in slots { result[item.id] = item.entry }
         return result
     }
 
     /// How many entries the schedule holds.
     public var count: Int { slotOfID.count }
-
-    private struct Tracked: Sendable {
-        var entry: ScheduleEntry
-        var state: WindowState
-    }
 
     private struct Change: Comparable, Sendable {
         let instant: Instant
@@ -53,22 +51,23 @@ public struct Schedule: Sendable {
         slots[change.slot]?.state.nextChange == change.instant
     }
 
-    private var slots: [Tracked?] = []
+    private var slots: [ScheduleSlot?] = []
     /// Each id's slot (the ids themselves live in the slots).
     private var slotOfID = SlotIndex()
     private var freeSlots: [Int] = []
     private var changes = Heap<Change>()
     private var evaluatedAt: Instant = Int64.min
-    private var activeSlots: Set<Int> = []
-    private var endedSlots: Set<Int> = []
+    private var activeSlots: Set<Int32> = []
+    private var endedSlots: Set<Int32> = []
     /// Slots whose entry was inserted, replaced or removed, or whose shown state (shown or not,
-    /// since when) changed, since the last ``takeChangedSlots(at:)``.
+    /// since when) changed, since the last ``takeChangedSlots(at:)``. Handed out whole by it,
+    /// capacity and all: a schedule loaded with 100k entries keeps no set of that size after.
     private var changedSlots: Set<Int> = []
     /// The last `nextOccurrence(after:)` answer per calendar, shared by entries with that calendar.
     private var elapseCache: [CalendarSpec: (after: Instant, next: Instant?)] = [:]
 
     /// How the slot index reads a slot's id.
-    private static func id(_ slot: Tracked?) -> String? { slot?.entry.id }
+    private static func id(_ slot: ScheduleSlot?) -> String? { slot?.id }
 
     /// Creates a schedule holding `entries` (later entries replace earlier ones with the same id).
     public init(_ entries: [ScheduleEntry] = []) {
@@ -101,10 +100,10 @@ public struct Schedule: Sendable {
         }
         changedSlots.insert(slot)
         if evaluatedAt == Int64.min {
-            slots[slot] = Tracked(entry: entry, state: WindowState(activeSince: nil, nextChange: nil, hasEnded: false,
-                                                                   nextOccurrence: nil))
+            slots[slot] = .unevaluated(entry)
         } else {
-            update(slot: slot, entry: entry, state: entry.state(at: evaluatedAt))
+            let state = entry.state(at: evaluatedAt)
+            update(slot: slot, item: ScheduleSlot(entry, state: state), state: state)
         }
         return slot
     }
@@ -141,19 +140,15 @@ public struct Schedule: Sendable {
         slots[slot] = nil
         changedSlots.insert(slot)
         freeSlots.append(slot)
-        activeSlots.remove(slot)
-        endedSlots.remove(slot)
+        activeSlots.remove(found)
+        endedSlots.remove(found)
         return entry
     }
 
     /// The entries on the tape at `t`, in tape order (priority high to low, window start, id).
     public mutating func activeEntries(at t: Instant) -> [ActiveScheduleEntry] {
         advance(to: t)
-        return activeSlots.compactMap { slot -> ActiveScheduleEntry? in
-            guard let item = slots[slot], let since = item.state.activeSince else { return nil }
-            return ActiveScheduleEntry(id: item.entry.id, priority: item.entry.priority,
-                                       isUrgent: item.entry.isUrgent, windowStart: since)
-        }.sorted(by: ActiveScheduleEntry.tapeOrder)
+        return activeSlots.compactMap { activeEntry(atSlot: Int($0)) }.sorted(by: ActiveScheduleEntry.tapeOrder)
     }
 
     /// The slots whose entry was inserted, replaced or removed, or whose shown state changed,
@@ -163,29 +158,28 @@ public struct Schedule: Sendable {
     /// ``activeEntry(atSlot:)`` differs from what it was at the last call is listed.
     public mutating func takeChangedSlots(at t: Instant) -> Set<Int> {
         advance(to: t)
-        defer { changedSlots.removeAll(keepingCapacity: true) }
+        defer { changedSlots = [] }
         return changedSlots
     }
 
     /// The entry in `slot` as an active entry, if it is on the tape as of the schedule's latest
     /// instant (the last one asked about).
     public func activeEntry(atSlot slot: Int) -> ActiveScheduleEntry? {
-        guard slots.indices.contains(slot), let item = slots[slot], let since = item.state.activeSince else { return nil }
-        return ActiveScheduleEntry(id: item.entry.id, priority: item.entry.priority, isUrgent: item.entry.isUrgent,
-                                   windowStart: since)
+        guard slots.indices.contains(slot), let item = slots[slot], let since = item.activeSince else { return nil }
+        return ActiveScheduleEntry(id: item.id, priority: item.priority, isUrgent: item.isUrgent, windowStart: since)
     }
 
     /// The ids of entries whose window has passed for good at `t` (the daemon ends and drops them).
     public mutating func endedEntries(at t: Instant) -> [String] {
         advance(to: t)
-        return endedSlots.compactMap { slots[$0]?.entry.id }.sorted()
+        return endedSlots.compactMap { slots[Int($0)]?.id }.sorted()
     }
 
     /// Whether the entry with `id` has ended for good at `t` (false for unknown ids).
     public mutating func hasEnded(id: String, at t: Instant) -> Bool {
         advance(to: t)
         guard let slot = slotOfID.slot(of: id, in: slots, key: Self.id) else { return false }
-        return endedSlots.contains(Int(slot))
+        return endedSlots.contains(slot)
     }
 
     /// The earliest instant after `t` at which the active entries (or the window start of one of
@@ -209,8 +203,8 @@ public struct Schedule: Sendable {
         while let top = changes.min, top.instant <= t {
             _ = changes.popMin()
             guard isCurrent(top), let item = slots[top.slot] else { continue }
-            let state = step(item.entry, from: item.state, at: top.instant, to: t)
-            update(slot: top.slot, entry: item.entry, state: state)
+            let state = step(item, at: top.instant, to: t)
+            update(slot: top.slot, item: item, state: state)
         }
     }
 
@@ -223,12 +217,13 @@ public struct Schedule: Sendable {
         var pending: [Change] = []
         pending.reserveCapacity(slotOfID.count)
         for slot in slots.indices {
-            guard let item = slots[slot] else { continue }
-            let state = item.entry.state(at: t)
-            if first || state.activeSince != item.state.activeSince { changedSlots.insert(slot) }
-            slots[slot] = Tracked(entry: item.entry, state: state)
-            if state.isActive { activeSlots.insert(slot) }
-            if state.hasEnded { endedSlots.insert(slot) }
+            guard var item = slots[slot] else { continue }
+            let state = item.state(at: t)
+            if first || state.activeSince != item.activeSince { changedSlots.insert(slot) }
+            item.setState(state)
+            slots[slot] = item
+            if state.isActive { activeSlots.insert(Int32(slot)) }
+            if state.hasEnded { endedSlots.insert(Int32(slot)) }
             if let next = state.nextChange {
                 pending.append(Change(instant: next, slot: slot))
             }
@@ -236,11 +231,15 @@ public struct Schedule: Sendable {
         changes = Heap(pending)
     }
 
-    private mutating func update(slot: Int, entry: ScheduleEntry, state: WindowState) {
-        if slots[slot]?.state.activeSince != state.activeSince { changedSlots.insert(slot) }
-        slots[slot] = Tracked(entry: entry, state: state)
-        if state.isActive { activeSlots.insert(slot) } else { activeSlots.remove(slot) }
-        if state.hasEnded { endedSlots.insert(slot) } else { endedSlots.remove(slot) }
+    /// Puts `item` in `slot` with `state`, noting what changed.
+    private mutating func update(slot: Int, item: ScheduleSlot, state: WindowState) {
+        if slots[slot]?.activeSince != state.activeSince { changedSlots.insert(slot) }
+        var item = item
+        item.setState(state)
+        slots[slot] = item
+        let number = Int32(slot)
+        if state.isActive { activeSlots.insert(number) } else { activeSlots.remove(number) }
+        if state.hasEnded { endedSlots.insert(number) } else { endedSlots.remove(number) }
         if let next = state.nextChange {
             changes.insert(Change(instant: next, slot: slot))
         }
@@ -254,14 +253,14 @@ public struct Schedule: Sendable {
         return next
     }
 
-    /// The state at `t` of an entry whose state was `old` and whose next change is at `change`
-    /// (`change <= t`). Recurring windows step one occurrence when `change == t`; everything else
-    /// is recomputed from scratch at `t`.
-    private mutating func step(_ entry: ScheduleEntry, from old: WindowState, at change: Instant,
-                               to t: Instant) -> WindowState {
-        guard case .recurring(let calendar, let duration) = entry.window, change == t else {
-            return entry.state(at: t)
+    /// The state at `t` of the entry in `item`, whose next change is at `change` (`change <= t`).
+    /// Recurring windows step one occurrence when `change == t`; everything else is recomputed
+    /// from scratch at `t`.
+    private mutating func step(_ item: ScheduleSlot, at change: Instant, to t: Instant) -> WindowState {
+        guard let (calendar, duration) = item.recurrence, change == t else {
+            return item.state(at: t)
         }
+        let old = item.state
         if let occurrence = old.nextOccurrence, occurrence == change {
             // A new occurrence starts now.
             let following = nextOccurrence(calendar, after: change)

@@ -15,13 +15,14 @@ public enum ScheduleWindow: Sendable, Hashable {
 
 /// A message's place in the schedule.
 ///
-/// (The stored properties are declared widest first, so the Bool packs after the window: 64 bytes
-/// a stride instead of 72, for one entry per message.)
+/// A ``Schedule`` keeps its entries in a compact form of its own (``ScheduleSlot``), with the
+/// priority in 32 bits: the type of ``priority`` is that range, so no priority a schedule is
+/// given can wrap.
 public struct ScheduleEntry: Sendable, Hashable, Identifiable {
     /// The message id (unique in a schedule).
     public var id: String
     /// Higher priorities come first on the tape.
-    public var priority: Int
+    public var priority: Int32
     /// When the message was posted (the start of a TTL, and the start of an always-on window).
     public var postedAt: Instant
     /// When the message is shown.
@@ -30,7 +31,7 @@ public struct ScheduleEntry: Sendable, Hashable, Identifiable {
     public var isUrgent: Bool
 
     /// Creates an entry.
-    public init(id: String, priority: Int = 0, isUrgent: Bool = false, window: ScheduleWindow = .always,
+    public init(id: String, priority: Int32 = 0, isUrgent: Bool = false, window: ScheduleWindow = .always,
                 postedAt: Instant) {
         self.id = id
         self.priority = priority
@@ -45,14 +46,14 @@ public struct ActiveScheduleEntry: Sendable, Hashable {
     /// The message id.
     public let id: String
     /// Its priority.
-    public let priority: Int
+    public let priority: Int32
     /// Whether it is urgent.
     public let isUrgent: Bool
     /// The start of the window it is shown in now (for recurring windows: the current occurrence).
     public let windowStart: Instant
 
     /// Creates an active entry.
-    public init(id: String, priority: Int, isUrgent: Bool, windowStart: Instant) {
+    public init(id: String, priority: Int32, isUrgent: Bool, windowStart: Instant) {
         self.id = id
         self.priority = priority
         self.isUrgent = isUrgent

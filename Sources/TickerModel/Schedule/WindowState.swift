@@ -1,7 +1,8 @@
 /// Where an entry's window stands at one instant.
 ///
 /// Stored as three plain instants and a byte of flags (32 bytes, not the 48 of three optional
-/// instants and a Bool): a schedule keeps one per message, 100k of them in a large configuration.
+/// instants and a Bool). A ``Schedule`` keeps less per message: only what does not follow from
+/// the entry's window (``ScheduleSlot``).
 public struct WindowState: Sendable, Hashable {
     private let activeSinceValue: Instant
     private let nextChangeValue: Instant

@@ -227,7 +227,7 @@ extension Manager {
             window = .recurring(calendar: try windowRules.calendar(expression), duration: duration)
         }
         return ScheduleEntry(
-            id: record.id, priority: Int(record.priority), isUrgent: record.urgent, window: window,
+            id: record.id, priority: record.priority, isUrgent: record.urgent, window: window,
             postedAt: record.postedAt)
     }
 

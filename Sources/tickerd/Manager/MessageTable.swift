@@ -5,7 +5,9 @@ import TickerModel
 /// ``MessagePayload`` (channel, text, effect, the calendar's text) in an array indexed by the
 /// same slot. A ``MessageRecord`` is put together on demand.
 ///
-/// Nothing the schedule holds is kept a second time.
+/// Nothing the schedule holds is kept a second time, and each channel's name is kept once: a
+/// payload holds its channel's number (``ChannelMessages``), which is freed for another channel
+/// when the channel's last message goes.
 ///
 /// The table also notes which ids were added, changed or removed since ``markStored()``, so the
 /// state journal records only those (no copy of the stored state is kept to compare against).
@@ -15,15 +17,25 @@ struct MessageTable: Sendable {
     private var payloads: [MessagePayload?] = []
     /// Ids added, changed or removed since the last ``markStored()``.
     private(set) var unstored: Set<String> = []
-    /// Each channel's messages, by slot (the per-channel limit is checked at every Post, and a
-    /// channel's tape is built from its own messages alone).
-    private var slotsByChannel: [String: Set<Int>] = [:]
+    /// The channels that hold messages, by name (the per-channel limit is checked at every Post,
+    /// and a channel's tape is built from its own messages alone).
+    private var channels: [String: ChannelMessages] = [:]
+    /// Each channel number's name; nil for a number free to give.
+    private var channelNames: [String?] = []
     /// Channels a message was added to, changed in or removed from since the last
     /// ``takeChangedChannels(at:)``.
     private var changedChannels: Set<String> = []
-    /// Each channel's messages that were on the tape at the last ``takeChangedChannels(at:)``,
-    /// by slot (those of ``activeMessages(inChannel:)``, without visiting its scheduled ones).
-    private var activeSlotsByChannel: [String: Set<Int>] = [:]
+
+    /// One channel's messages.
+    private struct ChannelMessages {
+        /// The channel's number, in the payloads.
+        let number: Int32
+        /// Its messages, by slot.
+        var slots: Set<Int32> = []
+        /// Its messages that were on the tape at the last ``takeChangedChannels(at:)``, by slot
+        /// (those of ``activeMessages(inChannel:)``, without visiting its scheduled ones).
+        var active: Set<Int32> = []
+    }
 
     /// An empty table.
     init() {}
@@ -36,7 +48,7 @@ struct MessageTable: Sendable {
         var records: [MessageRecord] = []
         records.reserveCapacity(schedule.count)
         schedule.forEachEntry { slot, entry in
-            if let payload = payloads[slot] { records.append(payload.record(with: entry)) }
+            if let payload = payloads[slot] { records.append(record(of: payload, entry: entry)) }
         }
         return records
     }
@@ -55,18 +67,28 @@ struct MessageTable: Sendable {
     subscript(id: String) -> MessageRecord? {
         guard let slot = schedule.slot(of: id), let entry = schedule.entry(atSlot: slot),
               let payload = payloads[slot] else { return nil }
-        return payload.record(with: entry)
+        return record(of: payload, entry: entry)
+    }
+
+    /// The record of `payload` and its schedule `entry`.
+    private func record(of payload: MessagePayload, entry: ScheduleEntry) -> MessageRecord {
+        payload.record(with: entry, channelName: name(of: payload))
+    }
+
+    /// The name of `payload`'s channel.
+    private func name(of payload: MessagePayload) -> String {
+        channelNames[Int(payload.channel)] ?? ""
     }
 
     /// The ids and slots of `channel`'s messages, in no particular order.
     func slots(inChannel channel: String) -> [(id: String, slot: Int)] {
-        (slotsByChannel[channel] ?? []).compactMap { slot in schedule.entry(atSlot: slot).map { ($0.id, slot) } }
+        (channels[channel]?.slots ?? []).compactMap { slot in schedule.entry(atSlot: Int(slot)).map { ($0.id, Int(slot)) } }
     }
 
     /// The record in `slot` (``slots(inChannel:)``).
     func record(atSlot slot: Int) -> MessageRecord? {
         guard slot < payloads.count, let payload = payloads[slot], let entry = schedule.entry(atSlot: slot) else { return nil }
-        return payload.record(with: entry)
+        return record(of: payload, entry: entry)
     }
 
     /// The schedule entry of message `id`.
@@ -92,33 +114,57 @@ struct MessageTable: Sendable {
         changedChannels.insert(record.channel)
         unstored.insert(record.id)
         let slot = schedule.insert(entry)
-        slotsByChannel[record.channel, default: []].insert(slot)
+        let number = addSlot(slot, to: record.channel)
         if slot >= payloads.count {
             payloads.append(contentsOf: repeatElement(nil, count: slot - payloads.count + 1))
         }
-        payloads[slot] = MessagePayload(record)
+        payloads[slot] = MessagePayload(record, channel: number)
+    }
+
+    /// Notes `slot` as `channel`'s, numbering the channel if it held no message; returns its number.
+    private mutating func addSlot(_ slot: Int, to channel: String) -> Int32 {
+        if let number = channels[channel]?.number {
+            channels[channel]?.slots.insert(Int32(slot))
+            return number
+        }
+        let number: Int32
+        if let free = channelNames.firstIndex(of: nil) {
+            number = Int32(free)
+            channelNames[free] = channel
+        } else {
+            number = Int32(channelNames.count)
+            channelNames.append(channel)
+        }
+        channels[channel] = ChannelMessages(number: number, slots: [Int32(slot)])
+        return number
     }
 
     /// Removes message `id` (nothing when there is none).
     mutating func remove(_ id: String) {
         guard let slot = schedule.slot(of: id), let payload = payloads[slot] else { return }
         unstored.insert(id)
-        changedChannels.insert(payload.channel)
-        removeSlot(slot, from: payload.channel)
+        let channel = name(of: payload)
+        changedChannels.insert(channel)
+        removeSlot(slot, from: channel)
         schedule.remove(id: id)
         payloads[slot] = nil
     }
 
+    /// Forgets `slot` as `channel`'s, and the channel's number with its last message.
     private mutating func removeSlot(_ slot: Int, from channel: String) {
-        slotsByChannel[channel]?.remove(slot)
-        if slotsByChannel[channel]?.isEmpty == true { slotsByChannel[channel] = nil }
-        activeSlotsByChannel[channel]?.remove(slot)
-        if activeSlotsByChannel[channel]?.isEmpty == true { activeSlotsByChannel[channel] = nil }
+        guard var messages = channels.removeValue(forKey: channel) else { return }
+        messages.slots.remove(Int32(slot))
+        messages.active.remove(Int32(slot))
+        if messages.slots.isEmpty {
+            channelNames[Int(messages.number)] = nil
+        } else {
+            channels[channel] = messages
+        }
     }
 
     /// How many messages `channel` holds.
     func count(inChannel channel: String) -> Int {
-        slotsByChannel[channel]?.count ?? 0
+        channels[channel]?.slots.count ?? 0
     }
 
     /// Forgets which ids changed: the state as it is now is stored.
@@ -147,11 +193,12 @@ struct MessageTable: Sendable {
     mutating func takeChangedChannels(at t: Instant) -> Set<String> {
         for slot in schedule.takeChangedSlots(at: t) where slot < payloads.count {
             guard let payload = payloads[slot] else { continue }
-            changedChannels.insert(payload.channel)
+            let channel = name(of: payload)
+            changedChannels.insert(channel)
             if schedule.activeEntry(atSlot: slot) != nil {
-                activeSlotsByChannel[payload.channel, default: []].insert(slot)
+                channels[channel]?.active.insert(Int32(slot))
             } else {
-                activeSlotsByChannel[payload.channel]?.remove(slot)
+                channels[channel]?.active.remove(Int32(slot))
             }
         }
         defer { changedChannels.removeAll() }
@@ -172,8 +219,8 @@ struct MessageTable: Sendable {
     /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
                         arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String], slots: [Int]) {
-        let active = (activeSlotsByChannel[channel] ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
-            schedule.activeEntry(atSlot: slot).map { ($0, slot) }
+        let active = (channels[channel]?.active ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
+            schedule.activeEntry(atSlot: Int(slot)).map { ($0, Int(slot)) }
         }
         let ordered = phaseLocked
             ? active.sorted { a, b in a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id }
