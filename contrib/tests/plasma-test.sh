@@ -243,9 +243,23 @@ cp "$WORK/restart/shot-000.png" "$ARTIFACTS/after-restart.png"
 
 # 3b. The channel's content changes while the text scrolls: an urgent message comes in at once
 # and reaches the end of its window (ttl) mid-scroll; every shot is Render's frame at its instant.
+# The widget logs a Timeline as it takes it and draws it from its next paint on; Render answers an
+# instant before that from the new Timeline too, so the shots start once the scrolling text has
+# painted twice since the log line.
+pixels() { convert "$1" rgb:- 2>/dev/null | md5sum; }
+screen_changed() { import -window root "$WORK/paint.png" 2>/dev/null && [ "$(pixels "$WORK/paint.png")" != "$LAST_PAINT" ]; }
+painted_twice() {
+    import -window root "$WORK/paint.png" 2>/dev/null
+    LAST_PAINT=$(pixels "$WORK/paint.png")
+    for _ in 1 2; do
+        wait_for 10 screen_changed || return 1
+        LAST_PAINT=$(pixels "$WORK/paint.png")
+    done
+}
 ctl post --urgent --ttl 3s --id brief "brief: gone in three seconds" >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the urgent message"
+painted_twice || fail "the widget did not paint the urgent message's Timeline"
 shots "$WORK/expiry" 10
 gone() { ! ctl list | grep -q brief; }
 for _ in $(seq 40); do gone && break; shots_more "$WORK/expiry" 5; done
@@ -293,7 +307,6 @@ sleep 3   # the length of the modelled suspend, not a synchronisation
 kill -CONT "$VIEWER"
 # The screen keeps the stopped frame until the widget paints again: the shots start once it has
 # (the text scrolls, so its first paint differs), and from then on must show the real time.
-pixels() { convert "$1" rgb:- 2>/dev/null | md5sum; }
 stopped_pixels=$(pixels "$WORK/stopped.png")
 repainted() { import -window root "$WORK/now.png" 2>/dev/null && [ "$(pixels "$WORK/now.png")" != "$stopped_pixels" ]; }
 wait_for 10 repainted || fail "the widget did not paint again within 10 s of a resume"
