@@ -153,10 +153,8 @@ import TestSupport
         let folder = try TemporaryDirectory(prefix: "feed-source")
         let fixtures = PythonVenv.repositoryRoot + "/Tests/Fixtures/feeds"
         try FileManager.default.copyItem(atPath: fixtures + "/blog-atom.xml", toPath: folder.file("blog.xml"))
-        let server = try ChildProcess(try PythonVenv.python(), [fixtures + "/serve.py", folder.path])
+        let (server, port) = try Self.serve(folder)
         defer { server.kill(SIGTERM); _ = try? server.wait(timeout: .seconds(30)) }
-        #expect(server.waitForOutput(timeout: .seconds(30)) { $0.contains("\n") })
-        let port = try #require(server.standardOutput.split(separator: "\n").first.flatMap { Int($0.dropFirst(5)) })
         let fixture = try SourcesFixture(sources: """
             [[source]]
             name = "blog"

@@ -26,7 +26,6 @@ One shot in ten of a step may show a frame painted up to 2 s late by a starved S
 (gnome_shell_probe.Reader.late_failure).
 Exits 1 naming the step and frame; shots stay in --artifacts (day-*.png).
 """
-import argparse
 import os
 import signal
 import subprocess
@@ -35,7 +34,7 @@ import time
 
 from gi.repository import GLib
 
-from gnome_shell_probe import HELPER, Failure, Probe, Reader, now_us, wait_for
+from gnome_shell_probe import HELPER, Failure, Probe, Reader, arguments, now_us, wait_for
 
 HELPER_PATH = '/io/github/tickerd/ShellTestHelper'
 
@@ -239,12 +238,7 @@ class Day:
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    for option in ('--bin', '--bus', '--shell-log', '--work', '--artifacts', '--uuid'):
-        parser.add_argument(option, required=True)
-    parser.add_argument('--shell-pid', type=int, required=True)
-    parser.add_argument('--cost-window', type=float, default=8)
-    args = parser.parse_args()
+    args = arguments()
     started = time.monotonic()
     probe = None
     try:

@@ -508,13 +508,18 @@ class Reader:
 
 
 
-def main():
+def arguments():
+    """The command line gnome-shell-test.sh gives the probe and the day steps."""
     parser = argparse.ArgumentParser()
     for option in ('--bin', '--bus', '--shell-log', '--work', '--artifacts', '--uuid'):
         parser.add_argument(option, required=True)
     parser.add_argument('--shell-pid', type=int, required=True)
     parser.add_argument('--cost-window', type=float, default=8)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def main():
+    args = arguments()
     started = time.monotonic()
     try:
         probe = Probe(args)

@@ -6,7 +6,7 @@
 /// offset beyond it stops the process rather than wrap.
 struct TapeOffsets: RandomAccessCollection, Equatable, Sendable, ExpressibleByArrayLiteral {
     /// The offsets.
-    private(set) var storage: [UInt32]
+    let storage: [UInt32]
 
     /// Offsets written by `body` into uninitialized storage of `capacity` entries, as many as it
     /// says it initialized (the rules of `Array.init(unsafeUninitializedCapacity:initializingWith:)`).
