@@ -17,7 +17,8 @@ struct PostLatency {
     struct Samples {
         /// Post → MessageStarted(main, id).
         var messageStarted: [Double] = []
-        /// Post → PropertiesChanged of the channel whose `Messages` holds the id.
+        /// Post → PropertiesChanged of the channel that names `Messages` and whose `Text` holds
+        /// the message.
         var messagesChanged: [Double] = []
         /// Post → its answer (the message is stored durably).
         var answered: [Double] = []
@@ -68,9 +69,10 @@ struct PostLatency {
             path: try ObjectPath(DaemonUnderTest.mainChannelPath))
         let changedMatch = try connection.addMatchConfirmed(changed) { message in
             let arrived = ContinuousClock.now
-            guard state.changedAt == nil, let arguments = try? message.arguments(), arguments.count >= 2,
-                  let changes = arguments[1].vardictValue,
-                  let ids = changes["Messages"]?.unwrappingVariant.stringArrayValue, ids.contains(state.id)
+            guard state.changedAt == nil, let arguments = try? message.arguments(), arguments.count == 3,
+                  arguments[2].stringArrayValue?.contains("Messages") == true,
+                  let text = arguments[1].vardictValue?["Text"]?.unwrappingVariant.stringValue,
+                  text.contains(Self.text(of: state.id))
             else { return }
             state.changedAt = arrived
         }
@@ -131,6 +133,9 @@ struct PostLatency {
         return (ContinuousClock.now - sent).seconds
     }
 
+    /// The text of the message posted as `id`.
+    private static func text(of id: String) -> String { "benchmark message \(id)" }
+
     private func postOnce(id: String, connection: Connection, loop: EventLoop, state: PostState) throws -> (Double, Double, Double) {
         state.id = id
         state.startedAt = nil
@@ -140,7 +145,7 @@ struct PostLatency {
         let message = try Message.methodCall(
             destination: DaemonUnderTest.service, path: try ObjectPath(DaemonUnderTest.managerPath),
             interface: DaemonUnderTest.controlInterface, member: "Post")
-        try message.append([.string("main"), .string("benchmark message \(id)"), .vardict(["id": .string(id)])])
+        try message.append([.string("main"), .string(Self.text(of: id)), .vardict(["id": .string(id)])])
         let posted = ContinuousClock.now
         try connection.call(message, timeout: .seconds(10)) { result in
             state.repliedAt = ContinuousClock.now

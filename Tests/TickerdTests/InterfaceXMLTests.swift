@@ -32,7 +32,7 @@ import TestSupport
             "property Timeline a{sv} read true",
             "property Columns u read true",
             "property FrameRate d read true",
-            "property Messages as read true",
+            "property Messages as read invalidates",
             "property Paused b read true",
             "property Subscribers u read true",
             "property Frame (sda{sv}) read false",

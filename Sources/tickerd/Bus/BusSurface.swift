@@ -229,7 +229,9 @@ final class BusSurface: ManagerObserver {
                 Property("Timeline", vardict: { [unowned self] writer in try BusValues.writeTimeline(try channel(name), to: &writer) }),
                 Property("Columns", type: .uint32) { [unowned self] in .uint32(try channel(name).columns) },
                 Property("FrameRate", type: .double) { [unowned self] in .double(try channel(name).frameRate) },
-                Property("Messages", type: .array(.string)) { [unowned self] in
+                // Announced by name: a channel's ids are many, MessageStarted and MessageEnded
+                // already carry each one, and a listener that wants the list reads it.
+                Property("Messages", type: .array(.string), emitsChangedSignal: .invalidates) { [unowned self] in
                     .stringArray(try channel(name).activeIDs)
                 },
                 Property("Paused", type: .bool) { [unowned self] in .bool(try channel(name).isPaused) },
