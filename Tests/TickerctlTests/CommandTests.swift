@@ -279,6 +279,38 @@ import TestSupport
         #expect(!addressed.stderr.contains("--bus system"), "\(addressed.stderr)")
     }
 
+    @Test func withoutASessionBusTheErrorSaysWhereItLookedAndWhatToDo() throws {
+        // As from cron or `su`: no address and no bus in the runtime folder. libdbus's own error
+        // would be about X11 autolaunch.
+        let runtime = try TemporaryDirectory(prefix: "tickerctl-runtime")
+        let result = try ChildProcess.run("/usr/bin/env", [
+            "-u", "DBUS_SESSION_BUS_ADDRESS", "-u", "DISPLAY", CLIFixture.tickerctl, "post", "hello",
+        ], environment: ["XDG_RUNTIME_DIR": runtime.path, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + runtime.file("no-system-bus")])
+        #expect(result.status == 69)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.first == "tickerctl: cannot connect to the session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no \(runtime.path)/bus",
+                "\(result.stderr)")
+        #expect(lines.count == 2 && lines.last?.contains("--bus") == true, "\(result.stderr)")
+        #expect(!result.stderr.contains("autolaunch"), "\(result.stderr)")
+    }
+
+    @Test func theSessionBusAbsenceNamesWhatIsMissingAndTheUsersBusWhenItRuns() {
+        let userBus = "/run/user/1000/bus"
+        func absence(_ environment: [String: String], existing: Set<String>) -> SessionBusAbsence? {
+            SessionBusAbsence.of(environment: environment, userBus: userBus, exists: existing.contains)
+        }
+        // A bus is named: libdbus's error about it stands.
+        #expect(absence(["DBUS_SESSION_BUS_ADDRESS": "unix:path=/tmp/x"], existing: []) == nil)
+        #expect(absence(["XDG_RUNTIME_DIR": "/run/user/1000"], existing: [userBus]) == nil)
+        // None is: what is missing, and the user's bus when it runs (cron has no XDG_RUNTIME_DIR).
+        let cron = absence([:], existing: [userBus])
+        #expect(cron?.reason == "neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
+        #expect(cron?.advice == "your session bus is at /run/user/1000/bus: add `--bus unix:path=/run/user/1000/bus`")
+        let noSession = absence(["XDG_RUNTIME_DIR": "/run/user/1000"], existing: [])
+        #expect(noSession?.reason == "DBUS_SESSION_BUS_ADDRESS is not set and there is no /run/user/1000/bus")
+        #expect(noSession?.advice == "run it in your desktop session, or give the bus with `--bus ADDRESS`")
+    }
+
     @Test func everyCommandTakesTheGlobalBusOption() throws {
         // calendar needs no daemon, yet `--bus` before or after the command name must not break it.
         let plain = try ChildProcess.run(CLIFixture.tickerctl, ["calendar", "--base-time", "@1700000000", "daily"],

@@ -23,6 +23,9 @@ enum ClientFailure: Error, CustomStringConvertible {
     var lines: [String] {
         switch self {
         case let .cannotConnect(selection, error):
+            if selection == .session, let absence = SessionBusAbsence.current() {
+                return ["cannot connect to the session bus: \(absence.reason)", absence.advice]
+            }
             return ["cannot connect to \(selection): \(error.name): \(error.message)"]
         case let .daemon(error, selection):
             var lines = ["\(error.name): \(error.message)"]
