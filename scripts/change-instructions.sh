@@ -1,9 +1,10 @@
 #!/bin/bash
 # Instructions tickerd spends on one Post and its Remove on a channel holding 999 other messages,
 # counted by callgrind. Unlike CPU time on a shared machine, the counts do not depend on load; they
-# still vary by up to 30 % between runs, because a change that arrives while the one before is still
-# pending (waiting for a message boundary) costs more than one that arrives after it settled (its
-# tape is built whole, not edited), and where that happens depends on when tickerctl's calls come. The daemon runs under valgrind with
+# still vary by up to 30 % between runs, because where the probe goes depends on how far the stream
+# has scrolled when the pairs begin: at the tape's end when the stream continues with its first
+# message, else after that message, and then every later offset of the edited tape moves (and some
+# work outside the tape grows too). The daemon runs under valgrind with
 # instrumentation off while it starts; it is switched on for N Post + Remove pairs made with
 # tickerctl on a private bus, and the totals are divided by N.
 #

@@ -71,6 +71,48 @@ import Testing
         #expect(edited > 2900)
     }
 
+    @Test("property: an edit near the start of a long tape, or a rotation of it, moves every later offset exactly")
+    func longTapesEditedNearTheirStart() {
+        var rng = SeededRandom(seed: 0x5EA7_0FF5)
+        var edited = 0
+        var serial = 0
+        for trial in 0..<300 {
+            let separator = Self.separators[Int.random(in: 0..<Self.separators.count, using: &rng)]
+            let gap = Self.gaps[Int.random(in: 0..<Self.gaps.count, using: &rng)]
+            // Long enough that the offsets after the edit are many, of every count modulo a vector.
+            var old: [TapeMessage] = []
+            for _ in 0..<Int.random(in: 20...90, using: &rng) {
+                serial += 1
+                old.append(TapeMessage(key: "m\(serial)", text: Self.text(&rng)))
+            }
+            var new = old
+            let at = Int.random(in: 0...2, using: &rng)
+            switch Int.random(in: 0..<4, using: &rng) {
+            case 0:
+                serial += 1
+                new.insert(TapeMessage(key: "m\(serial)", text: Self.text(&rng)), at: at)
+            case 1:
+                new.remove(at: at)
+            case 2:
+                new[at].text = Self.text(&rng)
+            default:
+                // The first messages moved to the end, the stream's order kept.
+                let moved = Int.random(in: 1...3, using: &rng)
+                new = Array(new[moved...] + new[..<moved])
+            }
+            let base = Tape(messages: old, separator: separator, gap: gap, at: 0)
+            let note = "trial \(trial): \(old.count) -> \(new.count) messages, separator \(separator.debugDescription), gap \(gap.debugDescription)"
+            guard let tape = Tape(messages: new, separator: separator, gap: gap, editing: base, builtFrom: old) else { continue }
+            edited += 1
+            Self.expectSame(tape, Tape(messages: new, separator: separator, gap: gap, at: 0), note)
+            // And back, edited from the edited tape: the offsets move the other way.
+            if let back = Tape(messages: old, separator: separator, gap: gap, editing: tape, builtFrom: new) {
+                Self.expectSame(back, base, note + " and back")
+            }
+        }
+        #expect(edited > 290)
+    }
+
     @Test("a tape with counter fields, one read back or another gap is not edited")
     func refusals() throws {
         let old = [TapeMessage(key: "a", text: "Sold {n}"), TapeMessage(key: "b", text: "news")]

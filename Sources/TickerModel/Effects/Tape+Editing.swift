@@ -122,26 +122,34 @@ extension Tape {
 
     /// The first `kept` offsets of `base`, then `middle` each plus `middleShift`, then those of
     /// `base` from `resumed` on each plus `shift`.
+    ///
+    /// Every offset after the edit moves, and they are most of a tape edited near its start: each
+    /// part is a loop over pointers with wrapping additions and no running index, which the
+    /// compiler vectorizes (a checked running index kept the loops scalar).
     private static func spliced(_ base: TapeOffsets, keeping kept: Int, _ middle: Slice<TapeOffsets>, plus middleShift: Int,
                                 from resumed: Int, plus shift: Int) -> TapeOffsets {
-        let count = kept + middle.count + base.count - resumed
+        let tail = base.count - resumed
+        let count = kept + middle.count + tail
         // Both shifts move offsets that stay within the new tape, so adding them modulo 2³² gives
-        // the exact offsets (a negative shift as its two's complement); the loops then vectorize.
+        // the exact offsets (a negative shift as its two's complement).
         let resumedShift = UInt32(truncatingIfNeeded: shift)
+        let middleShift32 = UInt32(truncatingIfNeeded: middleShift)
         return TapeOffsets(unsafeUninitializedCapacity: count) { out, initialized in
             base.withUnsafeBufferPointer { source in
-                for index in 0..<kept { out[index] = source[index] }
-                var at = kept
-                for value in middle {
-                    out[at] = UInt32(value + middleShift)
-                    at += 1
-                }
-                for index in resumed..<source.count {
-                    out[at] = source[index] &+ resumedShift
-                    at += 1
+                middle.base.withUnsafeBufferPointer { window in
+                    // A tape's offsets end with its total, so `base` and `out` are never empty.
+                    guard let to = out.baseAddress, let from = source.baseAddress else { return }
+                    for index in 0..<kept { to[index] = from[index] }
+                    if let start = window.baseAddress?.advanced(by: middle.startIndex) {
+                        let into = to + kept
+                        for index in 0..<middle.count { into[index] = start[index] &+ middleShift32 }
+                    }
+                    let resumedFrom = from + resumed
+                    let into = to + kept + middle.count
+                    for index in 0..<tail { into[index] = resumedFrom[index] &+ resumedShift }
+                    initialized = count
                 }
             }
-            initialized = count
         }
     }
 }
