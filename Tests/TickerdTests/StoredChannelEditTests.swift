@@ -26,7 +26,7 @@ import Testing
             } else {
                 new = Self.randomText(&random) + old + Self.randomText(&random)
             }
-            let edit = TextEdit(Array(new.utf8), from: Array(old.utf8), base: "tape")
+            let edit = TextEdit(new, from: old, base: "tape")
             #expect(edit.applied(to: old).map { Array($0.utf8) } == Array(new.utf8), "\(old.debugDescription) → \(new.debugDescription)")
             #expect(edit.insert.utf8.count <= new.utf8.count)
             // It keeps all the bytes both share at the start and then at the end, but for a
@@ -39,6 +39,21 @@ import Testing
                   newBytes[newBytes.count - 1 - keepEnd] == oldBytes[oldBytes.count - 1 - keepEnd] { keepEnd += 1 }
             #expect(edit.keep <= keep && edit.keep > keep - 4 && edit.keepEnd <= keepEnd && edit.keepEnd > keepEnd - 4,
                     "\(old.debugDescription) → \(new.debugDescription)")
+        }
+    }
+
+    @Test("bytes compared eight at a time share the same ends as compared one by one")
+    func byteEndsMatchTheElementwiseOnes() {
+        var random = SeededRandom(seed: 11)
+        for _ in 0..<3000 {
+            // A shared start and end around different middles, of every length near a word's.
+            func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...3, using: &random) } }
+            let (head, tail) = (bytes(Int.random(in: 0...40, using: &random)), bytes(Int.random(in: 0...40, using: &random)))
+            let new = head + bytes(Int.random(in: 0...20, using: &random)) + tail
+            let old = Bool.random(using: &random) ? new : head + bytes(Int.random(in: 0...20, using: &random)) + tail
+            let fast = new.withUnsafeBufferPointer { a in old.withUnsafeBufferPointer { b in CommonEnds.of(a, b) } }
+            let slow = CommonEnds.of(new, old)
+            #expect(fast == slow, "\(new) vs \(old)")
         }
     }
 
@@ -62,7 +77,7 @@ import Testing
     @Test func anEditOfAnotherFormIsRefused() {
         let edit = ListEdit(["a", "b", "c"], from: ["a", "x", "c"])
         #expect(edit.applied(to: ["a"]) == nil)
-        let text = TextEdit(Array("hello world".utf8), from: Array("hello there world".utf8), base: "tape")
+        let text = TextEdit("hello world", from: "hello there world", base: "tape")
         #expect(text.applied(to: "hi") == nil)
     }
 }

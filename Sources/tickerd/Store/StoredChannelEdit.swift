@@ -25,18 +25,15 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         var small = channel
         var texts: [String: TextEdit] = [:]
         let bases = previous.timeline.strings.filter { $0.text.utf8.count >= Self.largeText }
-        // Each base's bytes once, not once per text compared with it.
-        let baseBytes = bases.map { Array($0.text.utf8) }
         for (key, text) in channel.timeline.strings where text.utf8.count >= Self.largeText {
             let best: TextEdit?
             // Compared by bytes: what is stored are bytes, and `==` on strings that are not all
             // ASCII compares them by canonical equivalence, scalar by scalar.
-            let bytes = Array(text.utf8)
-            if let same = baseBytes.firstIndex(where: { Self.sameBytes($0, bytes) }) {
+            if let same = bases.first(where: { TextEdit.sameBytes($0.text, text) }) {
                 // Unchanged (or moved, as `next` becomes `tape`): kept whole, without a byte scan.
-                best = TextEdit(keeping: bytes.count, of: bases[same].key)
+                best = TextEdit(keeping: text.utf8.count, of: same.key)
             } else {
-                best = zip(bases, baseBytes).map { TextEdit(bytes, from: $1, base: $0.key) }
+                best = bases.map { TextEdit(text, from: $0.text, base: $0.key) }
                     .min { $0.insert.utf8.count < $1.insert.utf8.count }
             }
             guard let best, best.insert.utf8.count < text.utf8.count else { continue }
@@ -49,15 +46,6 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         self.texts = texts
         activeIDs = ListEdit(channel.activeIDs, from: previous.activeIDs)
         activeTexts = ListEdit(channel.activeTexts, from: previous.activeTexts)
-    }
-
-    /// Whether `a` and `b` hold the same bytes.
-    private static func sameBytes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        guard a.count == b.count else { return false }
-        guard !a.isEmpty else { return true }
-        return a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
-        }
     }
 
     /// The channel whole, given its `previous` form; nil when the edit does not fit it (a base
@@ -90,18 +78,30 @@ struct TextEdit: Codable, Sendable, Equatable {
     var insert: String
 
     /// The edit that turns `old` (the field `base`) into `new`.
-    init(_ new: [UInt8], from old: [UInt8], base: String) {
-        let (keep, keepEnd) = commonEnds(new, old)
-        var start = keep
-        // Both parts kept must leave `insert` whole scalars.
-        while start > 0, start < new.count, new[start] & 0xC0 == 0x80 { start -= 1 }
-        var end = keepEnd
-        while end > 0, new.count - end < new.count, new[new.count - end] & 0xC0 == 0x80 { end -= 1 }
-        end = min(end, new.count - start)
+    init(_ new: String, from old: String, base: String) {
+        var (new, old) = (new, old)
+        (keep, keepEnd, insert) = new.withUTF8 { new in
+            old.withUTF8 { old in
+                let (keep, keepEnd) = CommonEnds.of(new, old)
+                var start = keep
+                // Both parts kept must leave `insert` whole scalars.
+                while start > 0, start < new.count, new[start] & 0xC0 == 0x80 { start -= 1 }
+                var end = keepEnd
+                while end > 0, new.count - end < new.count, new[new.count - end] & 0xC0 == 0x80 { end -= 1 }
+                end = min(end, new.count - start)
+                return (start, end, String(decoding: UnsafeBufferPointer(rebasing: new[start..<(new.count - end)]), as: UTF8.self))
+            }
+        }
         self.base = base
-        self.keep = start
-        self.keepEnd = end
-        insert = String(decoding: new[start..<(new.count - end)], as: UTF8.self)
+    }
+
+    /// Whether `a` and `b` hold the same bytes.
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var (a, b) = (a, b)
+        return a.withUTF8 { a in
+            b.withUTF8 { b in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        }
     }
 
     /// The edit that keeps all `count` bytes of the field `base` (the same text).
@@ -132,7 +132,7 @@ struct ListEdit: Codable, Sendable, Equatable {
 
     /// The edit that turns `old` into `new`.
     init(_ new: [String], from old: [String]) {
-        (keep, keepEnd) = commonEnds(new, old)
+        (keep, keepEnd) = CommonEnds.of(new, old)
         insert = Array(new[keep..<(new.count - keepEnd)])
     }
 
@@ -141,15 +141,4 @@ struct ListEdit: Codable, Sendable, Equatable {
         guard keep >= 0, keepEnd >= 0, keep + keepEnd <= old.count else { return nil }
         return Array(old[..<keep]) + insert + Array(old[(old.count - keepEnd)...])
     }
-}
-
-/// How many elements `new` and `old` share at their start, and then at their end (never
-/// overlapping what the start shares, in either).
-private func commonEnds<Element: Equatable>(_ new: [Element], _ old: [Element]) -> (Int, Int) {
-    let limit = min(new.count, old.count)
-    var keep = 0
-    while keep < limit, new[keep] == old[keep] { keep += 1 }
-    var keepEnd = 0
-    while keepEnd < limit - keep, new[new.count - 1 - keepEnd] == old[old.count - 1 - keepEnd] { keepEnd += 1 }
-    return (keep, keepEnd)
 }
