@@ -103,6 +103,34 @@ import Testing
             let layout = try #require(tape.layout)
             #expect(EffectFields.encode(layout) == Self.referenceLayoutText(layout))
             #expect(try EffectFields.layout(from: EffectFields.encode(layout)) == layout)
+            #expect(try EffectFields.layout(from: EffectFields.encode(layout, relative: true), relative: true) == layout)
+        }
+    }
+
+    @Test("a message added to a long tape changes its own line of the relative layout, and it reads back")
+    func aRelativeLayoutChangesOnlyTheLineOfWhatChanged() throws {
+        let messages = (0..<200).map { TapeMessage(key: "m\($0)", text: "headline \($0): 東京 🇩🇪 e\u{301}") }
+        for at in [0, 1, 100, 199, 200] {
+            var edited = messages
+            edited.insert(TapeMessage(key: "new", text: "a new one"), at: at)
+            let before = Tape(messages: messages, separator: "  •  ", counters: CounterSet(), at: Self.t0)
+            let after = Tape(messages: edited, separator: "  •  ", counters: CounterSet(), at: Self.t0)
+            let (old, new) = (try #require(before.layout), try #require(after.layout))
+            let oldLines = EffectFields.encode(old, relative: true).split(separator: "\n")
+            let newLines = EffectFields.encode(new, relative: true).split(separator: "\n")
+            var expected = oldLines
+            expected.insert(newLines[at], at: at)
+            // Before the first message, the one that was first now follows a separator.
+            if at == 0 { expected[1] = newLines[1] }
+            #expect(newLines == expected, "inserted at \(at)")
+            #expect(try EffectFields.layout(from: EffectFields.encode(new, relative: true), relative: true) == new)
+            // The Timeline's form shifts every line after it.
+            #expect(EffectFields.encode(new).split(separator: "\n").filter { !EffectFields.encode(old).contains($0) }.count
+                    == (at == 200 ? 1 : 201 - at))
+        }
+        // Distances that would wrap or go backwards are refused.
+        for text in ["m a -1 2 0 2 1", "m a 0 -2 0 2 1", "m a 0 2 0 1099511627776 1", "f n -3 1"] {
+            #expect(throws: TimelineFieldError.self) { try EffectFields.layout(from: text, relative: true) }
         }
     }
 }

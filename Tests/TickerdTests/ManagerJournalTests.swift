@@ -179,7 +179,11 @@ import TickerModel
         #expect(abs(sizes[0] - sizes[1]) <= 4, "the record of one Post grew with the messages stored: \(sizes)")
     }
 
-    @Test func aPostRecordsItsMessageNotTheTapeOfItsChannel() throws {
+    /// Posted while the stream shows the tape's start (the post goes to its end), and a minute
+    /// later (into the middle of the tape, before the message the stream continues with: every
+    /// message after it moves).
+    @Test(arguments: [0, 60_000_000] as [Int64])
+    func aPostRecordsItsMessageNotTheTapeOfItsChannel(after scrolling: Int64) throws {
         var sizes: [Int] = []
         for shown in [10, 300] {
             let directory = try TemporaryDirectory()
@@ -191,11 +195,16 @@ import TickerModel
                 _ = try manager.post(channel: "main", text: "a message shown on main, number \(10_000 + index)", request: request)
                 clock.now += 1000
             }
+            clock.now += scrolling
+            manager.tick()
             let size = JournalFile.recordsEnd(atPath: store.journalPath)
             var request = MessageRequest()
             request.id = "the-new-one"
             _ = try manager.post(channel: "main", text: "one more message shown on main", request: request)
             sizes.append(JournalFile.recordsEnd(atPath: store.journalPath) - size)
+            let ids = try #require(manager.channels["main"]?.activeIDs)
+            let place = try #require(ids.firstIndex(of: "the-new-one"))
+            #expect(scrolling == 0 ? place == ids.count - 1 : place > 0 && place < ids.count - 1, "placed at \(place) of \(ids.count)")
             // What the journal holds is the state: a restart reads back every message and the tape.
             let reopened = StateStore(directory: directory.path)
             guard case let .loaded(snapshot, notes) = try reopened.load(now: clock.now) else {

@@ -1,5 +1,7 @@
+import Foundation
 import TestSupport
 import Testing
+import TickerModel
 @testable import tickerd
 
 /// A channel stored as an edit of its previous form reads back exactly, whatever changed.
@@ -55,6 +57,34 @@ import Testing
             let slow = CommonEnds.of(new, old)
             #expect(fast == slow, "\(new) vs \(old)")
         }
+    }
+
+    @Test("a timeline stored with relative layouts, or with the Timeline's as before, reads back whole")
+    func storedLayoutsReadBackInEitherForm() throws {
+        let t0: Instant = 1_800_000_000_000_000
+        func tape(_ count: Int) -> Tape {
+            Tape(messages: (0..<count).map { TapeMessage(key: "m\($0)", text: "headline \($0) 東京 e\u{301}") },
+                 separator: "  •  ", counters: CounterSet(), at: t0)
+        }
+        // A change that waits for its seam: both tapes and both layouts are stored.
+        let timeline = Timeline(tape: tape(40), settings: ChannelSettings(), at: t0).applying(tape(41), at: t0 + 3_000_000)
+        #expect(timeline.pending?.tape.layout != nil && timeline.tape.layout != nil)
+        let stored = StoredTimeline(timeline)
+        let keys = stored.fields.map(\.key)
+        #expect(keys.contains("layoutRelative") && keys.contains("nextLayoutRelative") && !keys.contains("layout"))
+        #expect(keys == keys.sorted())
+        let decoded = try JSONDecoder().decode(StoredTimeline.self, from: JSONEncoder().encode(stored))
+        #expect(try Timeline(fields: decoded.dictionary) == timeline)
+
+        // A state file written before holds the Timeline's own form under `layout`.
+        var object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(stored)) as? [String: Any])
+        for (key, relative) in StoredTimeline.relativeLayoutKeys {
+            object[relative] = nil
+            let layout = try #require(key == EffectFields.layoutKey ? timeline.tape.layout : timeline.pending?.tape.layout)
+            object[key] = ["string": ["_0": EffectFields.encode(layout)]]
+        }
+        let older = try JSONDecoder().decode(StoredTimeline.self, from: JSONSerialization.data(withJSONObject: object))
+        #expect(try Timeline(fields: older.dictionary) == timeline)
     }
 
     @Test func listEditsReadBackExactly() {

@@ -25,23 +25,45 @@ public enum EffectFields {
     public static let effectsKey = "effects"
 
     /// The layout as text.
-    public static func encode(_ layout: TapeLayout) -> String {
+    ///
+    /// `relative` writes each range as its distance from the end of the line before's (of the
+    /// same kind) and its length, instead of its ends: a message added, moved or removed then
+    /// changes its own line (and the next one's distance, at the tape's start), where the absolute
+    /// form shifts every line after it.
+    /// Only ``layout(from:relative:)`` with `relative` reads that form back.
+    public static func encode(_ layout: TapeLayout, relative: Bool = false) -> String {
         // Built as bytes: it is published with every Timeline and stored with every change, and
         // String appends and `String(Int)` cost ~10k instructions a layout (callgrind, 11 messages).
         var text: [UInt8] = []
         text.reserveCapacity(40 * (layout.messages.count + layout.fields.count))
+        var (clusterEnd, cellEnd) = (0, 0)
         for span in layout.messages {
             startLine(UInt8(ascii: "m"), span.key, in: &text)
-            appendNumber(span.clusters.lowerBound, to: &text)
-            appendNumber(span.clusters.upperBound, to: &text)
-            appendNumber(span.cells.lowerBound, to: &text)
-            appendNumber(span.cells.upperBound, to: &text)
+            if relative {
+                appendNumber(span.clusters.lowerBound - clusterEnd, to: &text)
+                appendNumber(span.clusters.count, to: &text)
+                appendNumber(span.cells.lowerBound - cellEnd, to: &text)
+                appendNumber(span.cells.count, to: &text)
+                (clusterEnd, cellEnd) = (span.clusters.upperBound, span.cells.upperBound)
+            } else {
+                appendNumber(span.clusters.lowerBound, to: &text)
+                appendNumber(span.clusters.upperBound, to: &text)
+                appendNumber(span.cells.lowerBound, to: &text)
+                appendNumber(span.cells.upperBound, to: &text)
+            }
             appendNumber(span.words, to: &text)
         }
+        clusterEnd = 0
         for field in layout.fields {
             startLine(UInt8(ascii: "f"), field.name, in: &text)
-            appendNumber(field.clusters.lowerBound, to: &text)
-            appendNumber(field.clusters.upperBound, to: &text)
+            if relative {
+                appendNumber(field.clusters.lowerBound - clusterEnd, to: &text)
+                appendNumber(field.clusters.count, to: &text)
+                clusterEnd = field.clusters.upperBound
+            } else {
+                appendNumber(field.clusters.lowerBound, to: &text)
+                appendNumber(field.clusters.upperBound, to: &text)
+            }
         }
         return String(decoding: text, as: UTF8.self)
     }
@@ -68,22 +90,42 @@ public enum EffectFields {
         } while divisor > 0
     }
 
-    /// A layout read back from ``encode(_:)-(TapeLayout)``.
-    public static func layout(from text: String) throws(TimelineFieldError) -> TapeLayout {
+    /// A layout read back from ``encode(_:relative:)`` with the same `relative`.
+    public static func layout(from text: String, relative: Bool = false) throws(TimelineFieldError) -> TapeLayout {
         var messages: [MessageSpan] = []
         var fields: [FieldSpan] = []
+        var (clusterEnd, cellEnd, fieldEnd) = (0, 0, 0)
         for line in text.split(separator: "\n") {
             let tokens = line.split(separator: " ").map(String.init)
             switch tokens.first {
             case "m":
-                guard tokens.count == 7, let c0 = Int(tokens[2]), let c1 = Int(tokens[3]), let e0 = Int(tokens[4]),
-                    let e1 = Int(tokens[5]), let words = Int(tokens[6]), c0 <= c1, e0 <= e1, words >= 0
+                guard tokens.count == 7, var c0 = Int(tokens[2]), var c1 = Int(tokens[3]), var e0 = Int(tokens[4]),
+                    var e1 = Int(tokens[5]), let words = Int(tokens[6]), words >= 0
                 else { throw TimelineFieldError("\(layoutKey): bad message line '\(line)'") }
+                if relative {
+                    // Distances and lengths past any tape's size are refused before they are added.
+                    guard [c0, c1, e0, e1].allSatisfy({ $0 >= 0 && $0 < 1 << 40 }) else {
+                        throw TimelineFieldError("\(layoutKey): bad message line '\(line)'")
+                    }
+                    (c0, e0) = (clusterEnd + c0, cellEnd + e0)
+                    (c1, e1) = (c0 + c1, e0 + e1)
+                    (clusterEnd, cellEnd) = (c1, e1)
+                }
+                guard c0 <= c1, e0 <= e1 else { throw TimelineFieldError("\(layoutKey): bad message line '\(line)'") }
                 messages.append(MessageSpan(key: try unescape(tokens[1]), clusters: c0..<c1, cells: e0..<e1, words: words))
             case "f":
-                guard tokens.count == 4, let c0 = Int(tokens[2]), let c1 = Int(tokens[3]), c0 <= c1 else {
+                guard tokens.count == 4, var c0 = Int(tokens[2]), var c1 = Int(tokens[3]) else {
                     throw TimelineFieldError("\(layoutKey): bad field line '\(line)'")
                 }
+                if relative {
+                    guard c0 >= 0, c0 < 1 << 40, c1 >= 0, c1 < 1 << 40 else {
+                        throw TimelineFieldError("\(layoutKey): bad field line '\(line)'")
+                    }
+                    c0 += fieldEnd
+                    c1 += c0
+                    fieldEnd = c1
+                }
+                guard c0 <= c1 else { throw TimelineFieldError("\(layoutKey): bad field line '\(line)'") }
                 fields.append(FieldSpan(name: try unescape(tokens[1]), clusters: c0..<c1))
             default:
                 throw TimelineFieldError("\(layoutKey): unknown line '\(line)'")

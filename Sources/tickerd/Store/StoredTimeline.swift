@@ -17,15 +17,38 @@ struct StoredTimeline: Codable, Sendable, Equatable {
     /// The fields, in ascending key order.
     private(set) var fields: [Field] = []
 
+    /// Where the tapes' layouts are stored, in their relative form (`EffectFields.encode(_:relative:)`),
+    /// by the Timeline key they stand for: a message added to a tape of a thousand then changes
+    /// one line of the stored layout, which a journal record holds as a small edit, where the
+    /// Timeline's form shifts every line after it. Each sorts where its Timeline key does.
+    static let relativeLayoutKeys = [
+        EffectFields.layoutKey: "layoutRelative", EffectFields.nextLayoutKey: "nextLayoutRelative",
+    ]
+
     /// The stored form of `timeline`.
     init(_ timeline: Timeline) {
         fields.reserveCapacity(22)
-        timeline.forEachField { key, value in fields.append(Field(key: key, value: StoredTimelineValue(value))) }
+        timeline.forEachField { key, value in
+            if let stored = Self.relativeLayoutKeys[key],
+               let layout = key == EffectFields.layoutKey ? timeline.tape.layout : timeline.pending?.tape.layout {
+                fields.append(Field(key: stored, value: .string(EffectFields.encode(layout, relative: true))))
+            } else {
+                fields.append(Field(key: key, value: StoredTimelineValue(value)))
+            }
+        }
     }
 
-    /// The fields as the dictionary `Timeline(fields:)` reads.
+    /// The fields as the dictionary `Timeline(fields:)` reads, the layouts in the Timeline's form
+    /// again (a state stored before layouts were stored relative holds that form already).
     var dictionary: [String: TimelineValue] {
-        Dictionary(fields.map { ($0.key, $0.value.value) }, uniquingKeysWith: { _, last in last })
+        var dictionary = Dictionary(fields.map { ($0.key, $0.value.value) }, uniquingKeysWith: { _, last in last })
+        for (key, stored) in Self.relativeLayoutKeys {
+            guard case let .string(text)? = dictionary.removeValue(forKey: stored) else { continue }
+            // A layout that does not read back is left unreadable, for `Timeline(fields:)` to refuse.
+            let layout = try? EffectFields.layout(from: text, relative: true)
+            dictionary[key] = .string(layout.map { EffectFields.encode($0) } ?? "?")
+        }
+        return dictionary
     }
 
     /// The string-valued fields, in key order.
