@@ -28,6 +28,19 @@ import Testing
         #expect(next.encodedLayouts.computations == 1)
     }
 
+    @Test func eachFormIsEncodedOnceAndFieldsWithoutLayoutsEncodeNone() throws {
+        let tape = Self.tape(200)
+        let layout = try #require(tape.layout)
+        let timeline = Timeline(tape: tape, settings: ChannelSettings(), at: Self.base)
+        var keys: [String] = []
+        timeline.forEachField(layouts: false) { key, _ in keys.append(key) }
+        #expect(!keys.contains(EffectFields.layoutKey) && tape.encodedLayouts.computations == 0)
+        for _ in 0..<3 { #expect(tape.encodedRelativeLayout == EffectFields.encode(layout, relative: true)) }
+        #expect(tape.encodedLayouts.computations == 1)
+        for _ in 0..<3 { #expect(tape.encodedLayout == EffectFields.encode(layout)) }
+        #expect(tape.encodedLayouts.computations == 2)
+    }
+
     @Test func aLayoutSetAnewIsEncodedAnew() throws {
         let tape = Self.tape(3)
         _ = tape.encodedLayout

@@ -61,7 +61,8 @@ extension Timeline {
     /// `a{sv}` lists them in), without building the dictionary: publishing and storing a
     /// timeline on every Post hashed its ~20 keys twice (docs/benchmarks.md).
     /// `TimelineFieldsTests` checks the order and that the entries are those of ``fields``.
-    public func forEachField(_ body: (String, TimelineValue) throws -> Void) rethrows {
+    /// Without `layouts` the tapes' layouts are left out, and not encoded.
+    public func forEachField(layouts: Bool = true, _ body: (String, TimelineValue) throws -> Void) rethrows {
         try body(Key.align, .string(align.rawValue))
         try body(Key.anchor, .int64(anchor))
         if let changedAt = pending?.changedAt { try body(Key.changed, .int64(changedAt)) }
@@ -70,13 +71,13 @@ extension Timeline {
         try body(Key.direction, .string(direction.rawValue))
         try body(Key.easing, .string(easing.rawValue))
         try body(Key.gap, .string(tape.gap))
-        if let layout = tape.encodedLayout { try body(EffectFields.layoutKey, .string(layout)) }
+        if layouts, let layout = tape.encodedLayout { try body(EffectFields.layoutKey, .string(layout)) }
         try body(Key.loops, .uint32(loops))
         try body(Key.mode, .string(mode.rawValue))
         if let pending {
             try body(Key.next, .string(pending.tape.text))
             try body(Key.nextGap, .string(pending.tape.gap))
-            if let layout = pending.tape.encodedLayout { try body(EffectFields.nextLayoutKey, .string(layout)) }
+            if layouts, let layout = pending.tape.encodedLayout { try body(EffectFields.nextLayoutKey, .string(layout)) }
             if pending.leadIn > 0 { try body(Key.nextLeadIn, .double(Double(pending.leadIn))) }
             try body(Key.nextSpeed, .double(pending.speed))
             try body(Key.nextStart, .double(Double(pending.nextStart)))

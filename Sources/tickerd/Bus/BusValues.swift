@@ -12,8 +12,7 @@ enum BusValues {
         // before the first key that sorts after it.
         let hasEffects = channel.effects != .none
         var effects = hasEffects ? EffectFields.encode(channel.effects) : nil
-        try channel.timeline.forEachField { key, field in
-            if !hasEffects, key == EffectFields.layoutKey || key == EffectFields.nextLayoutKey { return }
+        try channel.timeline.forEachField(layouts: hasEffects) { key, field in
             if let encoded = effects, key > EffectFields.effectsKey {
                 try writer.add(EffectFields.effectsKey, .string(encoded))
                 effects = nil

@@ -28,13 +28,14 @@ struct StoredTimeline: Codable, Sendable, Equatable {
     /// The stored form of `timeline`.
     init(_ timeline: Timeline) {
         fields.reserveCapacity(22)
-        timeline.forEachField { key, value in
-            if let stored = Self.relativeLayoutKeys[key],
-               let layout = key == EffectFields.layoutKey ? timeline.tape.layout : timeline.pending?.tape.layout {
-                fields.append(Field(key: stored, value: .string(EffectFields.encode(layout, relative: true))))
-            } else {
-                fields.append(Field(key: key, value: StoredTimelineValue(value)))
-            }
+        timeline.forEachField(layouts: false) { key, value in fields.append(Field(key: key, value: StoredTimelineValue(value))) }
+        let layouts = [
+            (EffectFields.layoutKey, timeline.tape.encodedRelativeLayout),
+            (EffectFields.nextLayoutKey, timeline.pending?.tape.encodedRelativeLayout),
+        ]
+        for case let (key, text?) in layouts {
+            let stored = Self.relativeLayoutKeys[key] ?? key
+            fields.insert(Field(key: stored, value: .string(text)), at: fields.firstIndex { $0.key > stored } ?? fields.count)
         }
     }
 
