@@ -1,15 +1,16 @@
 #!/bin/bash
 # Instructions tickerd spends on one Post and its Remove on a channel holding 999 other messages,
 # counted by callgrind. Unlike CPU time on a shared machine, the counts do not depend on load; they
-# still vary by up to 30 % between runs, because where the probe goes depends on how far the stream
-# has scrolled when the pairs begin: at the tape's end when the stream continues with its first
-# message, else after that message, and then every later offset of the edited tape moves (and some
-# work outside the tape grows too). The daemon runs under valgrind with
-# instrumentation off while it starts; it is switched on for N Post + Remove pairs made with
-# tickerctl on a private bus, and the totals are divided by N.
+# do depend on where the probe goes, which depends on how far the stream has scrolled when the
+# pairs begin: at the tape's end while the stream continues with its first message, else next to
+# the message it continues with, mid-tape, and then every later offset of the edited tape moves.
+# The daemon runs under valgrind with instrumentation off while it starts; it is switched on for N
+# Post + Remove pairs made with tickerctl on a private bus, and the totals are divided by N.
 #
-#   scripts/change-instructions.sh [TICKERD] [N]
+#   [WAIT=S] scripts/change-instructions.sh [TICKERD] [N]
 #
+# WAIT: seconds between the daemon's start and the pairs (default 0: the probe mostly goes to the
+# tape's end; 12: mid-tape, the usual case of a daemon that has been running).
 # TICKERD: the daemon (default .build/release/tickerd), built by `swift build -c release --product
 # tickerd` (the counts of a --static-swift-stdlib build varied from run to run); its DWARF is
 # stripped into a copy, which valgrind 3.19 cannot read from Swift 6 binaries (the symbol table
@@ -45,6 +46,7 @@ PIDS+=($DAEMON)
 CTL=("$TICKERCTL" --bus "$ADDRESS")
 for _ in $(seq 300); do "${CTL[@]}" status >/dev/null 2>&1 && break; sleep 0.2; done
 for _ in 1 2 3; do "${CTL[@]}" post --id warm "warming up" >/dev/null; "${CTL[@]}" remove warm; done
+sleep "${WAIT:-0}"
 callgrind_control -i on "$DAEMON" >/dev/null 2>&1
 for _ in $(seq "$PAIRS"); do
     "${CTL[@]}" post --id probe "A new headline arrives on the tape" >/dev/null
@@ -55,7 +57,7 @@ callgrind_control -d "$DAEMON" >/dev/null 2>&1
 # The dump is the largest of the files callgrind wrote.
 profile=$(ls -S "$WORK"/callgrind.out* | head -n 1)
 callgrind_annotate --inclusive=yes "$profile" 2>/dev/null | swift demangle --simplified \
-    | grep -E 'PROGRAM TOTALS|closure #1 in BusSurface.controlInterface|closure #3 in BusSurface.controlInterface|Tape.init\(messages|TapeArrangement.ordered|MessageTable.activeMessages|ChangeCommitter.announce|Manager.evaluate|StateStore.store' \
+    | grep -E 'PROGRAM TOTALS|closure #1 in BusSurface.controlInterface|closure #3 in BusSurface.controlInterface|Tape.init\(messages|TapeArrangement.ordered|MessageTable.activeMessages|ChangeCommitter.announce|Manager.evaluate|StateStore.store|Manager.unstoredChange' \
     | grep -v 'partial apply' | awk -v n="$PAIRS" '!seen[$0]++ { gsub(",", "", $1); printf "%8.2f M  %s\n", $1 / n / 1e6, substr($0, index($0, $2)) }' \
     | sed -e 's/ \[[^]]*\]$//' -e 's/???://' -e 's/closure #1 in BusSurface.controlInterface()/Post (call)/' -e 's/closure #3 in BusSurface.controlInterface()/Remove (call)/'  | awk '!seen[$0]++'
 echo "(instructions per Post + Remove pair, $PAIRS pairs)"
