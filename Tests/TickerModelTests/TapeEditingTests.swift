@@ -27,19 +27,27 @@ import Testing
         #expect(edited.messageBytes == whole.messageBytes, "\(note())")
     }
 
+    /// A separator and a gap drawn from the lists.
+    static func joints(_ rng: inout SeededRandom) -> (separator: String, gap: String?) {
+        (separators[Int.random(in: 0..<separators.count, using: &rng)], gaps[Int.random(in: 0..<gaps.count, using: &rng)])
+    }
+
+    /// A number in `counts` of messages of random text, keyed by fresh serials.
+    static func messages(_ counts: ClosedRange<Int>, serial: inout Int, _ rng: inout SeededRandom) -> [TapeMessage] {
+        (0..<Int.random(in: counts, using: &rng)).map { _ in
+            serial += 1
+            return TapeMessage(key: "m\(serial)", text: text(&rng))
+        }
+    }
+
     @Test("property: posting, removing, changing and moving messages edits the tape into the tape built whole")
     func editedEqualsWhole() {
         var rng = SeededRandom(seed: 0x7A9E_ED17)
         var edited = 0
         var serial = 0
         for trial in 0..<3000 {
-            let separator = Self.separators[Int.random(in: 0..<Self.separators.count, using: &rng)]
-            let gap = Self.gaps[Int.random(in: 0..<Self.gaps.count, using: &rng)]
-            var old: [TapeMessage] = []
-            for _ in 0..<Int.random(in: 1...12, using: &rng) {
-                serial += 1
-                old.append(TapeMessage(key: "m\(serial)", text: Self.text(&rng)))
-            }
+            let (separator, gap) = Self.joints(&rng)
+            let old = Self.messages(1...12, serial: &serial, &rng)
             var new = old
             for _ in 0..<Int.random(in: 1...3, using: &rng) {
                 switch Int.random(in: 0..<4, using: &rng) {
@@ -77,14 +85,9 @@ import Testing
         var edited = 0
         var serial = 0
         for trial in 0..<300 {
-            let separator = Self.separators[Int.random(in: 0..<Self.separators.count, using: &rng)]
-            let gap = Self.gaps[Int.random(in: 0..<Self.gaps.count, using: &rng)]
+            let (separator, gap) = Self.joints(&rng)
             // Long enough that the offsets after the edit are many, of every count modulo a vector.
-            var old: [TapeMessage] = []
-            for _ in 0..<Int.random(in: 20...90, using: &rng) {
-                serial += 1
-                old.append(TapeMessage(key: "m\(serial)", text: Self.text(&rng)))
-            }
+            let old = Self.messages(20...90, serial: &serial, &rng)
             var new = old
             let at = Int.random(in: 0...2, using: &rng)
             switch Int.random(in: 0..<4, using: &rng) {
