@@ -383,6 +383,59 @@ import Testing
         #expect(second.applying(old, at: Self.at(4), seamColumns: 6).pending == nil)
     }
 
+    /// The new tape's cell where the stream continues, found with tables of every key
+    /// (`Timeline.continuation(from:into:)` as it was before it looked up the few keys it needs).
+    static func referenceContinuation(old: [String], new: [String], index: Int, direction: Direction, into newTape: Tape) -> Int {
+        var newIndex: [String: Int] = [:]
+        for (position, key) in new.enumerated() where newIndex[key] == nil { newIndex[key] = position }
+        let oldSet = Set(old)
+        let count = new.count
+        let step = direction == .left ? -1 : 1
+        var target: Int
+        if let kept = newIndex[old[index]] {
+            target = kept
+        } else if direction == .left {
+            let before = (Array(old[..<index].reversed()) + old[(index + 1)...].reversed()).lazy.compactMap { newIndex[$0] }.first
+            target = before.map { ($0 + 1) % count } ?? 0
+        } else {
+            let after = (old[(index + 1)...] + old[..<index]).lazy.compactMap { newIndex[$0] }.first
+            target = after.map { ($0 - 1).floorMod(count) } ?? count - 1
+        }
+        if oldSet.contains(new[target]) {
+            let continuing = target
+            var neighbour = (target + step).floorMod(count)
+            while neighbour != continuing, !oldSet.contains(new[neighbour]) {
+                target = neighbour
+                neighbour = (target + step).floorMod(count)
+            }
+        }
+        return direction == .left ? newTape.messageStarts[target] : newTape.messageEnds[target].floorMod(newTape.width)
+    }
+
+    @Test("property: the stream continues where tables of every key say, with keys repeated, removed and posted in runs")
+    func continuationMatchesTheTables() {
+        var rng = SeededRandom(seed: 0xC0_471E)
+        for _ in 0..<1500 {
+            // Few distinct keys, so some repeat; runs of posts long enough to outgrow a scan.
+            let old = (0..<Int.random(in: 1...24, using: &rng)).map { _ in "k\(Int.random(in: 0...30, using: &rng))" }
+            var new = old.filter { _ in Int.random(in: 0..<4, using: &rng) > 0 }
+            for _ in 0..<Int.random(in: 0...3, using: &rng) {
+                let run = (0..<Int.random(in: 1...14, using: &rng)).map { _ in "p\(Int.random(in: 0...99, using: &rng))" }
+                new.insert(contentsOf: run, at: Int.random(in: 0...new.count, using: &rng))
+            }
+            guard !new.isEmpty else { continue }
+            let direction: Direction = Bool.random(using: &rng) ? .left : .right
+            let oldTape = Self.tape(old.map { ($0, "text of \($0)") }, gap: "  •  ")
+            let newTape = Self.tape(new.map { ($0, "text of \($0)") }, gap: "  •  ")
+            let timeline = Timeline(tape: oldTape, settings: ChannelSettings(speed: .cellsPerSecond(1), direction: direction), at: Self.t0)
+            for index in old.indices {
+                #expect(timeline.continuation(from: index, into: newTape)
+                        == Self.referenceContinuation(old: old, new: new, index: index, direction: direction, into: newTape),
+                        "\(old) -> \(new), \(direction), from \(index)")
+            }
+        }
+    }
+
     @Test("nextStart is read back and checked")
     func fieldsNextStart() throws {
         let old = Self.tape([("a", "aaaa"), ("b", "bbbb")], gap: "  •  ")

@@ -83,26 +83,38 @@ extension Timeline {
     func continuation(from index: Int, into newTape: Tape) -> Int {
         guard newTape.width > 0, let oldKeys = tape.messageKeys, let newKeys = newTape.messageKeys,
               index < oldKeys.count, !newKeys.isEmpty else { return 0 }
-        var newIndex: [String: Int] = [:]
-        for (position, key) in newKeys.enumerated() where newIndex[key] == nil { newIndex[key] = position }
-        let oldSet = Set(oldKeys)
+        // A change keeps most messages and the continuing one is usually among them: its place
+        // and the few keys next to it are looked up by scanning, and the tables of every key are
+        // built only when a scan would be repeated many times.
         let count = newKeys.count
         let step = direction == .left ? -1 : 1
         var target: Int
-        if let kept = newIndex[oldKeys[index]] {
+        if let kept = newKeys.firstIndex(of: oldKeys[index]) {
             target = kept
-        } else if direction == .left {
-            let before = (Array(oldKeys[..<index].reversed()) + oldKeys[(index + 1)...].reversed()).lazy.compactMap { newIndex[$0] }.first
-            target = before.map { ($0 + 1) % count } ?? 0
         } else {
-            let after = (oldKeys[(index + 1)...] + oldKeys[..<index]).lazy.compactMap { newIndex[$0] }.first
-            target = after.map { ($0 - 1).floorMod(count) } ?? count - 1
+            var newIndex: [String: Int] = [:]
+            newIndex.reserveCapacity(count)
+            for (position, key) in newKeys.enumerated() where newIndex[key] == nil { newIndex[key] = position }
+            if direction == .left {
+                let before = (Array(oldKeys[..<index].reversed()) + oldKeys[(index + 1)...].reversed()).lazy.compactMap { newIndex[$0] }.first
+                target = before.map { ($0 + 1) % count } ?? 0
+            } else {
+                let after = (oldKeys[(index + 1)...] + oldKeys[..<index]).lazy.compactMap { newIndex[$0] }.first
+                target = after.map { ($0 - 1).floorMod(count) } ?? count - 1
+            }
         }
-        if oldSet.contains(newKeys[target]) {
+        var oldSet: Set<String>?
+        var lookups = 0
+        func isOld(_ key: String) -> Bool {
+            lookups += 1
+            if oldSet == nil, lookups > 8 { oldSet = Set(oldKeys) }
+            return oldSet?.contains(key) ?? oldKeys.contains(key)
+        }
+        if isOld(newKeys[target]) {
             // Posts first, when they lie next to the continuing message in the stream's order.
             let continuing = target
             var neighbour = (target + step).floorMod(count)
-            while neighbour != continuing, !oldSet.contains(newKeys[neighbour]) {
+            while neighbour != continuing, !isOld(newKeys[neighbour]) {
                 target = neighbour
                 neighbour = (target + step).floorMod(count)
             }
