@@ -70,8 +70,10 @@ struct PostLatency {
         let changedMatch = try connection.addMatchConfirmed(changed) { message in
             let arrived = ContinuousClock.now
             guard state.changedAt == nil, let arguments = try? message.arguments(), arguments.count == 3,
-                  arguments[2].stringArrayValue?.contains("Messages") == true,
-                  let text = arguments[1].vardictValue?["Text"]?.unwrappingVariant.stringValue,
+                  let changes = arguments[1].vardictValue,
+                  // Named without its value, or (a daemon before 5c136c0) with it.
+                  arguments[2].stringArrayValue?.contains("Messages") == true || changes["Messages"] != nil,
+                  let text = changes["Text"]?.unwrappingVariant.stringValue,
                   text.contains(Self.text(of: state.id))
             else { return }
             state.changedAt = arrived
