@@ -30,12 +30,11 @@ struct StoredTimeline: Codable, Sendable, Equatable {
         fields.reserveCapacity(22)
         timeline.forEachField(layouts: false) { key, value in fields.append(Field(key: key, value: StoredTimelineValue(value))) }
         let layouts = [
-            (EffectFields.layoutKey, timeline.tape.encodedRelativeLayout),
-            (EffectFields.nextLayoutKey, timeline.pending?.tape.encodedRelativeLayout),
+            (Self.relativeLayoutKeys[EffectFields.layoutKey], timeline.tape.encodedRelativeLayout),
+            (Self.relativeLayoutKeys[EffectFields.nextLayoutKey], timeline.pending?.tape.encodedRelativeLayout),
         ]
-        for case let (key, text?) in layouts {
-            let stored = Self.relativeLayoutKeys[key] ?? key
-            fields.insert(Field(key: stored, value: .string(text)), at: fields.firstIndex { $0.key > stored } ?? fields.count)
+        for case let (key?, text?) in layouts {
+            fields.insert(Field(key: key, value: .string(text)), at: fields.firstIndex { $0.key > key } ?? fields.count)
         }
     }
 
