@@ -114,15 +114,12 @@ extension EventLoop {
     }
 
     /// The timerfd of `clock` is readable: fire what is due; report a wall-clock jump (a read
-    /// that failed with ECANCELED).
+    /// that failed with ECANCELED). One read takes every expiry; only a jump, which the kernel
+    /// reports before the expiries and reports once, is followed by a second read.
     func timerFDReady(_ clock: TimerClock) {
         guard let queue = timerQueues[clock] else { return }
         var jumped = false
-        while true {
-            let result = cdbus_timerfd_read(queue.fd)
-            if result == 1 { jumped = true; continue }
-            if result != 0 { break }
-        }
+        while cdbus_timerfd_read(queue.fd) == 1 { jumped = true }
         timersDue(clock, afterWallClockJump: jumped)
     }
 
