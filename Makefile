@@ -37,7 +37,7 @@ SWIFT ?= swift
 SWIFT_BUILD_FLAGS ?=
 CONFIG ?= debug
 
-# Debian packages the build and the tests need.
+# Debian packages the build and the tests need. toml++ (libtomlplusplus-dev, header-only) reads TOML.
 # tickerd-sources fetches feeds and calendars with libcurl (libcurl4-openssl-dev, Sources/CCurl);
 # its release build links FoundationXML statically, which needs libxml2's development files.
 # Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
@@ -56,12 +56,12 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
                 strace libxml2 python3 \
                 mpv mpv-mpris libnotify-bin xdg-utils \
                 libical-dev python3-venv libcurl4 libcurl4-openssl-dev libxml2-dev \
-                libmosquitto-dev mosquitto mosquitto-clients openssl
+                libmosquitto-dev mosquitto mosquitto-clients openssl libtomlplusplus-dev
 
 # What building needs (the system libraries' development files: libcurl's for fetching, libxml2's
-# for the static release link) and what `make demo` runs (dbus-daemon, busctl from systemd).
+# for the static release link, toml++'s headers for reading TOML) and what `make demo` runs (dbus-daemon, busctl from systemd).
 BUILD_DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev libical-dev libmosquitto-dev \
-                      libcurl4-openssl-dev libxml2-dev dbus-daemon systemd
+                      libcurl4-openssl-dev libxml2-dev libtomlplusplus-dev dbus-daemon systemd
 
 # PyPI packages of the tests, in a virtualenv under .build-pyenv (make python-test-deps): the
 # independent implementations the calendar and feed parsers are compared with (feedparser has no

@@ -40,7 +40,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config.
@@ -93,7 +92,6 @@ let package = Package(
                 "DBus", "TickerModel", "TickerHost", "TickerNames", "CSystemd", "CMalloc", "TOMLConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             swiftSettings: strictSettings,
             linkerSettings: daemonLinkerSettings
@@ -118,11 +116,13 @@ let package = Package(
             swiftSettings: strictSettings
         ),
 
+        // toml++ (Debian's libtomlplusplus-dev, header-only) behind a small C view for Swift.
+        .target(name: "CTOMLPlusPlus"),
         // Strict, located reading of TOML files (file, line and key in every error), shared by
         // tickerd.toml and the sources service's sources.toml.
         .target(
             name: "TOMLConfig",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+            dependencies: ["CTOMLPlusPlus"],
             swiftSettings: strictSettings
         ),
         // The sources service (docs/sources.md): sources publish items, the lease manager keeps
@@ -223,5 +223,6 @@ let package = Package(
             dependencies: ["Feeds", "SourceFetch", "TestSupport"],
             swiftSettings: strictSettings
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

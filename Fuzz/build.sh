@@ -28,8 +28,7 @@ OUT="$BIN/tickerd-fuzz"
 # shellcheck disable=SC2046
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-errors -g \
   -module-name TickerdFuzz -I "$BIN/Modules" \
-  -Xcc -fmodule-map-file="$BIN/CTOML.build/module.modulemap" \
-  -Xcc -I -Xcc "$SCRATCH/checkouts/TOMLKit/Sources/CTOML/include" \
+  -Xcc -fmodule-map-file="$BIN/CTOMLPlusPlus.build/module.modulemap" -Xcc -I -Xcc Sources/CTOMLPlusPlus/include \
   -Xcc -fmodule-map-file=Sources/CSystemd/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CMalloc/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CDBus/module.modulemap \

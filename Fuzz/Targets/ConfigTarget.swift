@@ -1,4 +1,3 @@
-import TOMLKit
 import TickerModel
 @testable import tickerd
 

@@ -1,6 +1,6 @@
 import Glibc
 
-/// Refuses the table headers (and array values) that toml++ 3.4 (inside TOMLKit) cannot refuse
+/// Refuses the table headers (and array values) that toml++ (3.3, as Debian 12 ships it, and 3.4) cannot refuse
 /// itself.
 ///
 /// toml++'s `parse_table_header()` hands the first character after `[` or `[[` to `parse_key()`,

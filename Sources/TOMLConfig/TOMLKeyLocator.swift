@@ -1,6 +1,6 @@
 /// Finds the line on which a key of a TOML document is written, for error messages.
 ///
-/// TOMLKit reports lines for syntax errors only; a value that parses but is wrong (an unknown mode,
+/// toml++ reports lines for syntax errors only; a value that parses but is wrong (an unknown mode,
 /// a bad calendar expression) needs its line found in the source. The locator reads table headers
 /// (`[channel.main]`), arrays of tables (`[[message]]`, counted from 0) and `key = value` lines,
 /// skipping the lines inside a multi-line string a value opens (a message's text), which covers how

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import TickerModel
 
 /// Loads time zones from the system's zoneinfo files the way glibc finds them: the local zone from

@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import FoundationEssentials
 
 /// Where the daemon connects and keeps its files, resolved from the command line and the
 /// environment as DESIGN §5 says.
@@ -22,7 +22,7 @@ struct DaemonOptions: Sendable {
         case "system": self.bus = .system; isSystemBus = true
         default: self.bus = .address(bus); isSystemBus = false
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         if let config {
             configPath = config
             configExplicit = true

@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBus
-import Foundation
+import FoundationEssentials
 import Glibc
 import Logging
 
@@ -64,7 +64,7 @@ struct Tickerd: ParsableCommand {
         case let .accepted(lines):
             for line in lines { print(line) }
         case let .refused(reason):
-            FileHandle.standardError.write(Data((reason + "\n").utf8))
+            _ = (reason + "\n").withCString { write(STDERR_FILENO, $0, strlen($0)) }
             throw ExitCode(1)
         }
     }

@@ -1,7 +1,7 @@
 import Glibc
 import TickerModel
 
-/// Reads `tickerd.toml`: TOML (TOMLKit), durations as systemd time spans, instants as systemd
+/// Reads `tickerd.toml`: TOML (toml++), durations as systemd time spans, instants as systemd
 /// timestamps, and every mistake reported with file, line and key. Unknown keys are errors.
 struct ConfigLoader {
     /// Where calendar expressions and timestamps find their zones.

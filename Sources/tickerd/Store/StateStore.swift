@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps the state durable in the state directory: a snapshot (`state.json`, replaced atomically:
 /// temporary file, fsync, rename, folder fsync) and a journal of the changes since it
