@@ -1,4 +1,4 @@
-import FoundationEssentials
+import Glibc
 import TickerModel
 
 /// Loads time zones from the system's zoneinfo files the way glibc finds them: the local zone from
@@ -11,7 +11,7 @@ public struct ZoneInfoLoader: TimeZoneLookup {
     public let directory: String
 
     /// Reads the local zone from `environment` (usually the process environment).
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessEnvironment.current()) {
         directory = environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
         localZone = Self.localZone(environment: environment, directory: directory)
     }
@@ -38,7 +38,23 @@ public struct ZoneInfoLoader: TimeZoneLookup {
     }
 
     private static func load(path: String, name: String) -> ZoneRules? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? TZifParser.parse([UInt8](data), name: name)
+        guard let bytes = contents(of: path) else { return nil }
+        return try? TZifParser.parse(bytes, name: name)
+    }
+
+    /// The bytes of the file at `path`, or nil when it cannot be opened or read (a folder, say).
+    private static func contents(of path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { return nil }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
     }
 }

@@ -1,8 +1,8 @@
 import ArgumentParser
 import DBus
-import FoundationEssentials
 import Glibc
 import Logging
+import TickerHost
 
 /// `tickerd`: publish live ticker text over D-Bus.
 @main
@@ -41,7 +41,7 @@ struct Tickerd: ParsableCommand {
         }
         // Signals are taken by the loop's signalfd: block them before any thread starts.
         try EventLoop.blockSignals([SIGTERM, SIGINT, SIGHUP])
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current()
         LoggingSystem.bootstrap { label in
             if JournalLogHandler.isAvailable, environment["TICKERD_LOG"] != "stderr" {
                 return JournalLogHandler(identifier: "tickerd")
@@ -59,7 +59,7 @@ struct Tickerd: ParsableCommand {
     /// be taken and on standard error (exit 1) when not.
     private func check() throws {
         let options = DaemonOptions(
-            bus: bus, config: config, stateDirectory: stateDir, environment: ProcessInfo.processInfo.environment)
+            bus: bus, config: config, stateDirectory: stateDir, environment: ProcessEnvironment.current())
         switch ConfigCheck(options: options).run() {
         case let .accepted(lines):
             for line in lines { print(line) }

@@ -61,8 +61,14 @@ final class StateStore: StateStoring {
     /// half-written (`state.json.tmp.<pid>`: never read, and never renamed over the state).
     func prepare() throws(FileSystemError) {
         try AtomicFile.makeFolders(directory)
-        let leftovers = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        for name in leftovers where name.hasPrefix("state.json.tmp.") {
+        guard let folder = opendir(directory) else { return }
+        defer { closedir(folder) }
+        var leftovers: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("state.json.tmp.") { leftovers.append(name) }
+        }
+        for name in leftovers {
             unlink(directory + "/" + name)
         }
     }
