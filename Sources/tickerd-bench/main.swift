@@ -47,6 +47,11 @@ func runScenarios(_ settings: BenchSettings, bus: PrivateBus, daemon: DaemonUnde
         daemon: daemon, clients: settings.frameClients, fps: settings.frameRate, window: settings.loadWindow).run())
     step("start → READY=1 (\(settings.starts) starts)")
     rows.append(try StartupTime(daemon: daemon, starts: settings.starts).run())
+    // The starts above read the state the posts left: a daemon's everyday start (at login, after
+    // an upgrade) decodes its saved state too.
+    Thread.sleep(forTimeInterval: 1)
+    step("RSS idle after a restart")
+    rows.append(MemoryRows.idle(daemon, figure: "RSS idle after a restart on its saved state"))
     daemon.stop()
     step("RSS with \(settings.scheduledMessages) scheduled messages")
     rows.append(try MemoryRows.scheduled(binary: settings.tickerd, bus: bus, count: settings.scheduledMessages))
