@@ -219,12 +219,17 @@ struct MessageTable: Sendable {
     /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
                         arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String], slots: [Int]) {
-        let active = (channels[channel]?.active ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
-            schedule.activeEntry(atSlot: Int(slot)).map { ($0, Int(slot)) }
+        typealias Item = (entry: ActiveScheduleEntry, slot: Int)
+        let slots = (channels[channel]?.active ?? []).lazy.map { Int($0) }
+        let item = { (slot: Int) -> Item? in schedule.activeEntry(atSlot: slot).map { ($0, slot) } }
+        let ordered: [Item]
+        if phaseLocked {
+            ordered = slots.compactMap(item).sorted { a, b in
+                a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id
+            }
+        } else {
+            ordered = arrangement.ordered(slots: slots, below: payloads.count, item: item, entry: { $0.entry })
         }
-        let ordered = phaseLocked
-            ? active.sorted { a, b in a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id }
-            : arrangement.ordered(active, entry: \.entry, slot: \.slot)
         return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" }, ordered.map(\.slot))
     }
 
