@@ -293,7 +293,10 @@ final class Manager {
                     inChannel: name, phaseLocked: channel.settings.phase == .wallClock,
                     arrangement: tapeArrangement(for: channel, at: t))
                 : (channel.activeIDs, channel.activeTexts, channel.activeSlots)
-            let restarted = ids.contains { endedExplicitly.contains($0) }
+            // A Remove ends one id, and a tape holds up to a thousand: the few ended ids are
+            // looked for on it (compared, where asking the set about each id hashes them all).
+            let restarted = endedExplicitly.count <= 8
+                ? endedExplicitly.contains(where: ids.contains) : ids.contains(where: endedExplicitly.contains)
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.
             guard contentChanged || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
