@@ -219,10 +219,9 @@ struct MessageTable: Sendable {
     /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
                         arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String], slots: [Int]) {
-        typealias Item = (entry: ActiveScheduleEntry, slot: Int)
         let slots = (channels[channel]?.active ?? []).lazy.map { Int($0) }
-        let item = { (slot: Int) -> Item? in schedule.activeEntry(atSlot: slot).map { ($0, slot) } }
-        let ordered: [Item]
+        let item = { (slot: Int) -> ShownMessage? in schedule.activeEntry(atSlot: slot).map { ShownMessage(entry: $0, slot: slot) } }
+        let ordered: [ShownMessage]
         if phaseLocked {
             ordered = slots.compactMap(item).sorted { a, b in
                 a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id
@@ -231,6 +230,16 @@ struct MessageTable: Sendable {
             ordered = arrangement.ordered(slots: slots, below: payloads.count, item: item, entry: { $0.entry })
         }
         return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" }, ordered.map(\.slot))
+    }
+
+    /// A message on a channel's tape: its schedule entry and its slot. A struct, not a tuple: an
+    /// array of them is copied and freed by code made for it, where a tuple's elements are each
+    /// freed through the runtime's generic tuple witness.
+    private struct ShownMessage {
+        /// Its schedule entry.
+        let entry: ActiveScheduleEntry
+        /// Its slot.
+        let slot: Int
     }
 
     /// The ids of messages whose window has passed for good at `t`.
