@@ -93,6 +93,27 @@ import TickerModel
         #expect(panel.differences(from: manager) == [])
     }
 
+    @Test("a message posted again under its id ends as replaced and starts again, among many on the tape")
+    func aReplacedMessageStartsAgain() throws {
+        let clock = ManagerJournalTests.ManualClock(Self.base)
+        let (manager, panel) = makeManager(clock, store: MemoryStore())
+        for number in 0..<30 {
+            _ = try manager.post(channel: "main", text: "headline \(number)", request: MessageRequest(id: "m\(number)"))
+        }
+        let before = panel.events.count
+        _ = try manager.post(channel: "main", text: "headline 12, corrected", request: MessageRequest(id: "m12"))
+        let events = panel.events[before...].compactMap { event -> String? in
+            switch event {
+            case let .messageStarted(channel, id): "started \(channel) \(id)"
+            case let .messageEnded(channel, id, reason): "ended \(channel) \(id) \(reason)"
+            default: nil
+            }
+        }
+        #expect(events == ["ended main m12 replaced", "started main m12"])
+        #expect(manager.channels["main"]?.activeTexts.contains("headline 12, corrected") == true)
+        #expect(panel.differences(from: manager) == [])
+    }
+
     @Test func aChangeWhoseStoreFailsIsNeverAnnounced() throws {
         let clock = ManagerJournalTests.ManualClock(Self.base)
         let store = MemoryStore()

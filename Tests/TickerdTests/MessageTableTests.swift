@@ -70,6 +70,7 @@ import TickerModel
         var reference: [String: MessageRecord] = [:]
         var t = Self.base - 2_000_000
         var changesSeen = 0
+        var previous: [String: (ids: [String], slots: [Int])] = [:]
         for step in 0..<1500 {
             for _ in 0..<Int.random(in: 0...3, using: &random) {
                 let id = "m\(Int.random(in: 0..<40, using: &random))"
@@ -94,6 +95,18 @@ import TickerModel
                 let got = table.activeMessages(inChannel: channel)
                 #expect(got.ids == shown.map(\.id), "step \(step), channel \(channel)")
                 #expect(got.texts == shown.compactMap { reference[$0.id]?.text }, "step \(step), channel \(channel)")
+                // Kept by the slots the last step found them in, as by their ids.
+                if let (ids, slots) = previous[channel] {
+                    let continuing = ids.randomElement(using: &random)
+                    let direction: Direction = Bool.random(using: &random) ? .left : .right
+                    let bySlot = table.activeMessages(inChannel: channel, arrangement: TapeArrangement(
+                        showing: ids, showingSlots: slots, direction: direction, continuing: { continuing }))
+                    let byID = table.activeMessages(inChannel: channel, arrangement: TapeArrangement(
+                        showing: ids, direction: direction, continuing: { continuing }))
+                    #expect(bySlot.ids == byID.ids && bySlot.texts == byID.texts && bySlot.slots == byID.slots,
+                            "step \(step), channel \(channel)")
+                }
+                previous[channel] = (got.ids, got.slots)
             }
         }
         #expect(changesSeen > 500)

@@ -87,6 +87,42 @@ import TickerModel
         #expect(try Timeline(fields: older.dictionary) == timeline)
     }
 
+    @Test("each large text is an edit of the previous text that keeps the most of it, as if every one were tried")
+    func textsEditTheNearestBase() throws {
+        let t0: Instant = 1_800_000_000_000_000
+        func tape(_ numbers: [Int]) -> Tape {
+            Tape(messages: numbers.map { TapeMessage(key: "m\($0)", text: "headline \($0) 東京 e\u{301}") },
+                 separator: "  •  ", counters: CounterSet(), at: t0)
+        }
+        func stored(_ timeline: Timeline) -> StoredChannel {
+            StoredChannel(name: "main", settings: StoredSettings(ChannelSettings()), columns: 80, frameRate: 0,
+                          timeline: StoredTimeline(timeline), activeIDs: [], activeTexts: [], configDigest: nil)
+        }
+        let first = Array(0..<40)
+        let second = Array(first[..<17]) + [99] + Array(first[17...])
+        let third = second.filter { $0 != 30 }
+        // Each change waits for its seam: the next tape and its layout are stored beside the tape's.
+        let timelines = [
+            Timeline(tape: tape(first), settings: ChannelSettings(), at: t0),
+            Timeline(tape: tape(first), settings: ChannelSettings(), at: t0).applying(tape(second), at: t0 + 3_000_000),
+        ]
+        let later = timelines[1].applying(tape(third), at: t0 + 5_000_000)
+        for timeline in timelines + [later] {
+            for previous in timelines where previous != timeline {
+                let (before, after) = (stored(previous), stored(timeline))
+                let edit = StoredChannelEdit(after, after: before)
+                #expect(edit.applied(to: before) == after)
+                let bases = before.timeline.strings.filter { $0.text.utf8.count >= StoredChannelEdit.largeText }
+                for (key, text) in after.timeline.strings where text.utf8.count >= StoredChannelEdit.largeText {
+                    // The same text is kept whole; another is edited from each base, the smallest insert kept.
+                    let plain = bases.first { $0.text == text }.map { TextEdit(keeping: text.utf8.count, of: $0.key) }
+                        ?? bases.map { TextEdit(text, from: $0.text, base: $0.key) }.min { $0.insert.utf8.count < $1.insert.utf8.count }
+                    #expect(edit.texts[key] == plain.flatMap { $0.insert.utf8.count < text.utf8.count ? $0 : nil }, "\(key)")
+                }
+            }
+        }
+    }
+
     @Test func listEditsReadBackExactly() {
         var random = SeededRandom(seed: 9)
         for _ in 0..<2000 {

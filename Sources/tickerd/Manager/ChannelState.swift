@@ -28,7 +28,7 @@ struct ChannelState: Sendable {
     /// evaluation after a restart applies whatever differs.
     var tapeHeld = false
     /// The tape last built for the channel's messages while it had no counters, with what it was
-    /// built from: the next tape is edited from it (``tape(ids:texts:at:)``), and ``text(at:)``
+    /// built from: the next tape is edited from it (``tape(_:at:)``), and ``text(at:)``
     /// reads it rather than joining the texts again.
     var builtTape: BuiltTape?
     /// A digest of the configuration file's section for this channel when it was last applied,
@@ -64,12 +64,11 @@ struct ChannelState: Sendable {
     /// Whether the stream is frozen.
     var isPaused: Bool { timeline.isPaused }
 
-    /// The tape for the messages `ids` with `texts`, this channel's separator, gap and counters.
-    func tape(ids: [String], texts: [String], at t: Instant) -> Tape {
-        let messages = zip(ids, texts).map { TapeMessage(key: $0, text: $1) }
+    /// The tape for `messages`, this channel's separator, gap and counters.
+    func tape(_ messages: [TapeMessage], at t: Instant) -> Tape {
         if effects.counters.isEmpty, let built = builtTape, built.separator == settings.separator, built.gap == settings.gap,
            let edited = Tape(messages: messages, separator: settings.separator, gap: settings.gap, editing: built.tape,
-                             builtFrom: zip(built.ids, built.texts).map { TapeMessage(key: $0, text: $1) }) {
+                             builtFrom: built.messages) {
             return edited
         }
         return Tape(messages: messages, separator: settings.separator, gap: settings.gap, counters: effects.counters, at: t)
@@ -77,7 +76,7 @@ struct ChannelState: Sendable {
 
     /// The tape of what is on it now.
     func currentTape(at t: Instant) -> Tape {
-        tape(ids: activeIDs, texts: activeTexts, at: t)
+        tape(zip(activeIDs, activeTexts).map { TapeMessage(key: $0, text: $1) }, at: t)
     }
 
     /// The frame a viewer of `columns` sees at `t`, effects applied.
@@ -88,9 +87,10 @@ struct ChannelState: Sendable {
 
 /// A tape built for a channel's messages without counters, and what it was built from.
 struct BuiltTape: Sendable {
-    /// The message ids, in tape order.
-    let ids: [String]
-    /// Their texts.
+    /// The messages, in tape order (kept to edit the next tape from this one without putting
+    /// them together again).
+    let messages: [TapeMessage]
+    /// Their texts (the channel's ``ChannelState/activeTexts`` while they are what it shows).
     let texts: [String]
     /// The separator between them.
     let separator: String

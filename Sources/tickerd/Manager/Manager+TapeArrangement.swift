@@ -14,12 +14,22 @@ extension Manager {
         let name = channel.name
         let showing = tape.layout?.messages.map(\.key) ?? []
         return TapeArrangement(
-            showing: showing, showingSlots: showing == channel.activeIDs ? channel.activeSlots : nil,
+            showing: showing, showingSlots: Self.slots(of: showing, from: channel.activeIDs, channel.activeSlots),
             direction: timeline.direction,
             continuing: {
                 if let narrowest = self.narrowestViewer(channel: name), narrowest >= tape.contentWidth { return nil }
                 return timeline.continuingMessage(at: t, seamColumns: self.seamColumns(channel: name))
             })
+    }
+
+    /// The slot of each of the ids `showing` as `ids` (with their `slots`) have it, -1 where not
+    /// known: `showing` is the tape of `ids` but while a change is held, and then they differ
+    /// only between the ids both start and end with. Nil when `slots` are not known.
+    static func slots(of showing: [String], from ids: [String], _ slots: [Int]) -> [Int]? {
+        guard slots.count == ids.count, !slots.isEmpty else { return nil }
+        let (keep, keepEnd) = CommonEnds.of(showing, ids)
+        if keep == showing.count, keep == ids.count { return slots }
+        return Array(slots[..<keep]) + repeatElement(-1, count: showing.count - keep - keepEnd) + slots[(slots.count - keepEnd)...]
     }
 
     /// The columns of the narrowest viewer `channel` has declared (frame subscribers, the

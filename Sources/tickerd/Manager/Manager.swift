@@ -293,11 +293,15 @@ final class Manager {
                     inChannel: name, phaseLocked: channel.settings.phase == .wallClock,
                     arrangement: tapeArrangement(for: channel, at: t))
                 : (channel.activeIDs, channel.activeTexts, channel.activeSlots)
-            let restarted = ids.contains { endedExplicitly.contains($0) }
+            // A Remove ends one id, and a tape holds up to a thousand: the few ended ids are
+            // looked for on it (compared, where asking the set about each id hashes them all).
+            let restarted = endedExplicitly.count <= 8
+                ? endedExplicitly.contains(where: ids.contains) : ids.contains(where: endedExplicitly.contains)
             let contentChanged = ids != channel.activeIDs || texts != channel.activeTexts || restarted
             // Counters can change the tape's layout (a field's width) without any message changing.
             guard contentChanged || channel.tapeHeld || !channel.effects.counters.isEmpty else { continue }
-            let tape = channel.tape(ids: ids, texts: texts, at: t)
+            let tapeMessages = zip(ids, texts).map { TapeMessage(key: $0, text: $1) }
+            let tape = channel.tape(tapeMessages, at: t)
             let showing = channel.timeline.pending?.tape ?? channel.timeline.tape
             guard contentChanged || channel.tapeHeld || tape != showing else { continue }
             let membership = TapeMembershipChange(from: channel.activeIDs, to: ids)
@@ -337,7 +341,8 @@ final class Manager {
             channel.activeTexts = texts
             channel.activeSlots = slots
             channel.builtTape = channel.effects.counters.isEmpty
-                ? BuiltTape(ids: ids, texts: texts, separator: channel.settings.separator, gap: channel.settings.gap, tape: tape) : nil
+                ? BuiltTape(messages: tapeMessages, texts: texts, separator: channel.settings.separator, gap: channel.settings.gap,
+                            tape: tape) : nil
             for id in started {
                 emit(.messageStarted(channel: name, id: id))
                 if let record = messages[id] {

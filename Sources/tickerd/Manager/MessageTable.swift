@@ -219,13 +219,27 @@ struct MessageTable: Sendable {
     /// channel's shown messages alone are read.
     func activeMessages(inChannel channel: String, phaseLocked: Bool = false,
                         arrangement: TapeArrangement = .fresh) -> (ids: [String], texts: [String], slots: [Int]) {
-        let active = (channels[channel]?.active ?? []).compactMap { slot -> (entry: ActiveScheduleEntry, slot: Int)? in
-            schedule.activeEntry(atSlot: Int(slot)).map { ($0, Int(slot)) }
+        let slots = (channels[channel]?.active ?? []).lazy.map { Int($0) }
+        let item = { (slot: Int) -> ShownMessage? in schedule.activeEntry(atSlot: slot).map { ShownMessage(entry: $0, slot: slot) } }
+        let ordered: [ShownMessage]
+        if phaseLocked {
+            ordered = slots.compactMap(item).sorted { a, b in
+                a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id
+            }
+        } else {
+            ordered = arrangement.ordered(slots: slots, below: payloads.count, item: item, entry: { $0.entry })
         }
-        let ordered = phaseLocked
-            ? active.sorted { a, b in a.entry.priority != b.entry.priority ? a.entry.priority > b.entry.priority : a.entry.id < b.entry.id }
-            : arrangement.ordered(active, entry: \.entry, slot: \.slot)
         return (ordered.map(\.entry.id), ordered.map { payloads[$0.slot]?.text ?? "" }, ordered.map(\.slot))
+    }
+
+    /// A message on a channel's tape: its schedule entry and its slot. A struct, not a tuple: an
+    /// array of them is copied and freed by code made for it, where a tuple's elements are each
+    /// freed through the runtime's generic tuple witness.
+    private struct ShownMessage {
+        /// Its schedule entry.
+        let entry: ActiveScheduleEntry
+        /// Its slot.
+        let slot: Int
     }
 
     /// The ids of messages whose window has passed for good at `t`.

@@ -8,9 +8,9 @@ struct TapeArrangement {
     /// The message ids of the tape the channel shows (or will show once a pending change has
     /// switched), in tape order: messages in it are already on the tape; any other joins it.
     var showing: [String]
-    /// The message table's slot of each message in ``showing`` (same order), when known: kept
-    /// messages are then found by slot, not by hashing every id. A slot names the same message
-    /// only while its id matches, which is checked.
+    /// The message table's slot of each message in ``showing`` (same order; -1 for one whose
+    /// slot is not known), when known: kept messages are then found by slot, not by hashing every
+    /// id. A slot names the same message only while its id matches, which is checked.
     var showingSlots: [Int]?
     /// The channel's direction: left puts a joining message before the continuing one, right
     /// after it (the stream reads the tape backwards).
@@ -49,94 +49,107 @@ struct TapeArrangement {
 
     /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each).
     func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
-        ordered(items, entry: entry, slot: nil)
+        ordered(items, keptAt: [Int](repeating: -1, count: showing.count), others: Array(items.indices), entry: entry)
     }
 
-    /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each), `slot` giving
-    /// each item's slot in the message table to find it in ``showingSlots``.
+    /// The items of `slots` (`item` of each; a slot that gives none is not on the tape) in the
+    /// order ``ordered(_:)`` gives their entries (`entry` of each); every slot is below `bound`.
+    ///
+    /// With ``showingSlots``, a message is found at its place by its slot: each slot is marked
+    /// in an array of `bound` flags, not hashed, and each kept id is compared, not hashed; only
+    /// the messages not found so (those joining) are looked for by id. Without them, it is
+    /// ``ordered(_:entry:)`` of the items.
+    func ordered<Item>(slots: some Collection<Int>, below bound: Int, item: (Int) -> Item?,
+                       entry: (Item) -> ActiveScheduleEntry) -> [Item] {
+        guard let showingSlots else { return ordered(slots.compactMap(item), entry: entry) }
+        // The slots whose message has not been placed yet.
+        var unplaced = [Bool](repeating: false, count: bound)
+        for slot in slots { unplaced[slot] = true }
+        var items: [Item] = []
+        items.reserveCapacity(slots.count)
+        var keptAt = [Int](repeating: -1, count: showing.count)
+        for (place, slot) in showingSlots.enumerated() where unplaced.indices.contains(slot) && unplaced[slot] {
+            // A slot names the message shown there only while it holds the same id.
+            guard let kept = item(slot), entry(kept).id == showing[place] else { continue }
+            keptAt[place] = items.count
+            items.append(kept)
+            unplaced[slot] = false
+        }
+        var others: [Int] = []
+        for slot in slots where unplaced[slot] {
+            guard let other = item(slot) else { continue }
+            others.append(items.count)
+            items.append(other)
+        }
+        return ordered(items, keptAt: keptAt, others: others, entry: entry)
+    }
+
+    /// `items` in the order ``ordered(_:)`` gives their entries (`entry` of each), given the
+    /// index in `items` of the one already found at each place of ``showing`` (`keptAt`, -1 where
+    /// none is) and the indices of the others, which stay at the place of their id when it has
+    /// none, and join the tape otherwise.
     ///
     /// Linear in the tape's length, but for joining messages: the kept ones are laid out by their
-    /// place on the tape (each id is hashed once, or each slot when the slots are known), and
-    /// sorted by priority only when a priority changed among them.
-    func ordered<Item>(_ items: [Item], entry: (Item) -> ActiveScheduleEntry, slot: ((Item) -> Int)?) -> [Item] {
-        // The index in `items` of the kept message at each place of ``showing``.
-        var keptAt = [Int](repeating: -1, count: showing.count)
-        var joining: [Item] = []
-        if let showingSlots, let slot {
-            var place: [Int: Int] = [:]
-            place.reserveCapacity(showing.count)
-            for (index, slot) in showingSlots.enumerated() where place[slot] == nil { place[slot] = index }
-            var missed: [(index: Int, item: Item)] = []
-            for (index, item) in items.enumerated() {
-                if let at = place[slot(item)], showing[at] == entry(item).id { keptAt[at] = index } else { missed.append((index, item)) }
-            }
-            // A message not found by its slot may still be on the tape under another slot (its
-            // slot was given to another message): looked for by id.
-            let byID = missed.count > 8 ? Self.places(of: showing) : nil
-            for (index, item) in missed {
-                let id = entry(item).id
-                if let at = byID.map({ $0[id] }) ?? showing.firstIndex(of: id), keptAt[at] < 0 {
-                    keptAt[at] = index
-                } else {
-                    joining.append(item)
-                }
-            }
-        } else {
-            let place = Self.places(of: showing)
-            for (index, item) in items.enumerated() {
-                if let at = place[entry(item).id] { keptAt[at] = index } else { joining.append(item) }
+    /// place on the tape (each id of `others` is hashed once, when there are more than a few),
+    /// and sorted by priority only when a priority changed among them.
+    private func ordered<Item>(_ items: [Item], keptAt: [Int], others: [Int], entry: (Item) -> ActiveScheduleEntry) -> [Item] {
+        var keptAt = keptAt
+        var joining: [Int] = []
+        let byID = others.count > 8 ? Self.places(of: showing) : nil
+        for index in others {
+            let id = entry(items[index]).id
+            if let at = byID.map({ $0[id] }) ?? showing.firstIndex(of: id), keptAt[at] < 0 {
+                keptAt[at] = index
+            } else {
+                joining.append(index)
             }
         }
-        var result: [Item] = []
-        result.reserveCapacity(items.count)
-        var byPriority = true
-        for index in keptAt where index >= 0 {
-            if let last = result.last, entry(last).priority < entry(items[index]).priority { byPriority = false }
-            result.append(items[index])
-        }
-        if !byPriority {
+        let priority = items.map { entry($0).priority }
+        // Indices in `items` from here on.
+        var result = keptAt.filter { $0 >= 0 }
+        if zip(result, result.dropFirst()).contains(where: { priority[$0] < priority[$1] }) {
             // Stable: within a priority the tape's order stays.
             result = result.enumerated()
                 .sorted { a, b in
-                    let (pa, pb) = (entry(a.element).priority, entry(b.element).priority)
+                    let (pa, pb) = (priority[a.element], priority[b.element])
                     return pa != pb ? pa > pb : a.offset < b.offset
                 }
                 .map(\.element)
         }
-        guard !joining.isEmpty else { return result }
-        joining.sort { ActiveScheduleEntry.tapeOrder(entry($0), entry($1)) }
-        let anchor = result.isEmpty || joining.contains { entry($0).isUrgent } ? nil : anchor(staying: { keptAt[$0] >= 0 })
-        let anchorPriority = anchor.map { entry(items[keptAt[$0]]).priority }
-        let nextToAnchor = joining.filter { anchorPriority != nil && entry($0).priority == anchorPriority }
+        guard !joining.isEmpty else { return result.map { items[$0] } }
+        joining.sort { ActiveScheduleEntry.tapeOrder(entry(items[$0]), entry(items[$1])) }
+        let anchor = result.isEmpty || joining.contains { entry(items[$0]).isUrgent } ? nil : anchor(staying: { keptAt[$0] >= 0 })
+        let anchorItem = anchor.map { keptAt[$0] }
+        let anchorPriority = anchorItem.map { priority[$0] }
+        let nextToAnchor = joining.filter { anchorPriority != nil && priority[$0] == anchorPriority }
         // The others after the messages of their priority: a merge of two lists sorted by priority.
-        var rest = joining.filter { anchorPriority == nil || entry($0).priority != anchorPriority }[...]
-        var merged: [Item] = []
+        var rest = joining.filter { anchorPriority == nil || priority[$0] != anchorPriority }[...]
+        var merged: [Int] = []
         merged.reserveCapacity(items.count)
         var anchorIndex: Int?
-        let anchorID = anchor.map { showing[$0] }
-        for item in result {
-            while let next = rest.first, entry(next).priority > entry(item).priority {
+        for index in result {
+            while let next = rest.first, priority[next] > priority[index] {
                 merged.append(next)
                 rest = rest.dropFirst()
             }
-            if anchorIndex == nil, let anchorID, entry(item).id == anchorID { anchorIndex = merged.count }
-            merged.append(item)
+            if index == anchorItem { anchorIndex = merged.count }
+            merged.append(index)
         }
         merged.append(contentsOf: rest)
         if let at = anchorIndex, !nextToAnchor.isEmpty {
             // Before the tape's first message is after its last in the stream: at the end, when
             // the priorities allow, the messages already there keep their places.
-            let index: Int
+            let insertion: Int
             if direction == .right {
-                index = at + 1
-            } else if at == 0, merged.last.map({ entry($0).priority }) == anchorPriority {
-                index = merged.count
+                insertion = at + 1
+            } else if at == 0, merged.last.map({ priority[$0] }) == anchorPriority {
+                insertion = merged.count
             } else {
-                index = at
+                insertion = at
             }
-            merged.insert(contentsOf: nextToAnchor, at: index)
+            merged.insert(contentsOf: nextToAnchor, at: insertion)
         }
-        return merged
+        return merged.map { items[$0] }
     }
 
     /// The first place of each id in `showing`.

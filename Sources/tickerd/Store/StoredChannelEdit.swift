@@ -26,17 +26,19 @@ struct StoredChannelEdit: Codable, Sendable, Equatable {
         var texts: [String: TextEdit] = [:]
         let bases = previous.timeline.strings.filter { $0.text.utf8.count >= Self.largeText }
         for (key, text) in channel.timeline.strings where text.utf8.count >= Self.largeText {
-            let best: TextEdit?
+            let best: TextEdit
             // Compared by bytes: what is stored are bytes, and `==` on strings that are not all
             // ASCII compares them by canonical equivalence, scalar by scalar.
             if let same = bases.first(where: { TextEdit.sameBytes($0.text, text) }) {
                 // Unchanged (or moved, as `next` becomes `tape`): kept whole, without a byte scan.
                 best = TextEdit(keeping: text.utf8.count, of: same.key)
             } else {
-                best = bases.map { TextEdit(text, from: $0.text, base: $0.key) }
-                    .min { $0.insert.utf8.count < $1.insert.utf8.count }
+                // The base that keeps the most; only its insert is copied out of the text.
+                let kept = bases.map { (base: $0.key, ends: TextEdit.keptEnds(of: text, from: $0.text)) }
+                    .max { $0.ends.keep + $0.ends.keepEnd < $1.ends.keep + $1.ends.keepEnd }
+                guard let kept, kept.ends.keep + kept.ends.keepEnd > 0 else { continue }
+                best = TextEdit(text, keeping: kept.ends, of: kept.base)
             }
-            guard let best, best.insert.utf8.count < text.utf8.count else { continue }
             texts[key] = best
             small.timeline.setString("", forKey: key)
         }
@@ -79,8 +81,24 @@ struct TextEdit: Codable, Sendable, Equatable {
 
     /// The edit that turns `old` (the field `base`) into `new`.
     init(_ new: String, from old: String, base: String) {
+        self.init(new, keeping: Self.keptEnds(of: new, from: old), of: base)
+    }
+
+    /// The edit that keeps `ends` (``keptEnds(of:from:)`` of `new` and the field `base`).
+    init(_ new: String, keeping ends: (keep: Int, keepEnd: Int), of base: String) {
+        self.base = base
+        (keep, keepEnd) = ends
+        // Both ends lie on scalar boundaries: the bytes between are a whole string, copied
+        // without decoding them again.
+        let utf8 = new.utf8
+        insert = String(Substring(utf8[utf8.index(utf8.startIndex, offsetBy: keep)..<utf8.index(utf8.endIndex, offsetBy: -keepEnd)]))
+    }
+
+    /// How many UTF-8 bytes `new` shares with `old` at its start, and then at its end, each
+    /// ending on a scalar boundary (what an edit of `old` into `new` keeps).
+    static func keptEnds(of new: String, from old: String) -> (keep: Int, keepEnd: Int) {
         var (new, old) = (new, old)
-        (keep, keepEnd, insert) = new.withUTF8 { new in
+        return new.withUTF8 { new in
             old.withUTF8 { old in
                 let (keep, keepEnd) = CommonEnds.of(new, old)
                 var start = keep
@@ -88,11 +106,9 @@ struct TextEdit: Codable, Sendable, Equatable {
                 while start > 0, start < new.count, new[start] & 0xC0 == 0x80 { start -= 1 }
                 var end = keepEnd
                 while end > 0, new.count - end < new.count, new[new.count - end] & 0xC0 == 0x80 { end -= 1 }
-                end = min(end, new.count - start)
-                return (start, end, String(decoding: UnsafeBufferPointer(rebasing: new[start..<(new.count - end)]), as: UTF8.self))
+                return (start, min(end, new.count - start))
             }
         }
-        self.base = base
     }
 
     /// Whether `a` and `b` hold the same bytes.
