@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 import TickerHost
 import TickerModel
 
@@ -48,9 +48,9 @@ struct CalendarCommand: ParsableCommand {
         }
         let output = CalendarReport.render(expressions: expressions, zones: zones, base: base,
                                            iterations: Int(iterations), now: now)
-        FileHandle.standardOutput.write(Data(output.standardOutput.utf8))
+        StandardOutput().write(output.standardOutput)
         for message in output.errors {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            StandardOutput(fd: STDERR_FILENO).write(message + "\n")
         }
         if !output.succeeded { throw ExitCode.failure }
     }

@@ -44,6 +44,16 @@ import TestSupport
         #expect(try fixture.property("Text") as? String == "from a pipe")
     }
 
+    @Test func postRefusesStandardInputThatIsNotUTF8() throws {
+        let fixture = try CLIFixture()
+        let output = try ChildProcess.run("bash", [
+            "-c", "printf 'caf\\351\\n' | \"$0\" --bus \"$1\" post -", CLIFixture.tickerctl, fixture.address,
+        ])
+        #expect(output.status == 64, "\(output.stderr)")
+        #expect(output.stderr.contains("standard input is not valid UTF-8"), "\(output.stderr)")
+        #expect(try fixture.property("Messages") as? [String] == [])
+    }
+
     /// `configure --reset` brings a channel back to its section of tickerd.toml, then applies the
     /// settings given; on a channel the file does not name, to the defaults.
     @Test func configureResetGoesBackToTheConfiguredSettings() throws {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// Runs a command body and turns its failures into `tickerctl: …` lines on stderr and an exit
 /// status, so every command reports errors the same way.
@@ -20,7 +20,7 @@ enum FailureReporting {
     /// Writes each line to stderr prefixed with `tickerctl: `.
     static func report(_ lines: [String]) {
         for line in lines {
-            FileHandle.standardError.write(Data(("tickerctl: " + line + "\n").utf8))
+            StandardOutput(fd: STDERR_FILENO).write("tickerctl: " + line + "\n")
         }
     }
 }

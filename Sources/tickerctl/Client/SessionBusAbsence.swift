@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Why there is no session bus to connect to, said so that a person can act on it. libdbus looks
 /// for the session bus in `DBUS_SESSION_BUS_ADDRESS`, then at `$XDG_RUNTIME_DIR/bus`, then tries

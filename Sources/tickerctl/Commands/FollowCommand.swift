@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBus
-import Foundation
+import Glibc
 import TickerNames
 
 /// `tickerctl follow`: the panel feed.

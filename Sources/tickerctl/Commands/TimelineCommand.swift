@@ -1,6 +1,6 @@
 import ArgumentParser
 import DBus
-import Foundation
+import Glibc
 import TickerNames
 
 /// `tickerctl timeline`: a channel's `Timeline` as one JSON line, optionally once it has changed.

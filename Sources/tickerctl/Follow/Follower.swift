@@ -1,5 +1,5 @@
 import DBus
-import Foundation
+import Glibc
 import TickerModel
 
 /// The event-driven engine of `follow`.
@@ -262,6 +262,6 @@ final class Follower {
     }
 
     private func complain(_ text: String) {
-        FileHandle.standardError.write(Data("tickerctl: \(text)\n".utf8))
+        StandardOutput(fd: STDERR_FILENO).write("tickerctl: \(text)\n")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import TickerModel
 
 /// The wall clock (CLOCK_REALTIME), the clock of every time on the bus.

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Unbuffered writes to a file descriptor (stdout by default): each line reaches the panel at once.
 struct StandardOutput {
