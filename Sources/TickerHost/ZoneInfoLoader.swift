@@ -38,23 +38,11 @@ public struct ZoneInfoLoader: TimeZoneLookup {
     }
 
     private static func load(path: String, name: String) -> ZoneRules? {
-        guard let bytes = contents(of: path) else { return nil }
-        return try? TZifParser.parse(bytes, name: name)
-    }
-
-    /// The bytes of the file at `path`, or nil when it cannot be opened or read (a folder, say).
-    private static func contents(of path: String) -> [UInt8]? {
+        // A file that cannot be opened or read (a folder, say) is no zone.
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { return nil }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        guard let bytes = try? DescriptorReader.bytes(of: fd) else { return nil }
+        return try? TZifParser.parse(bytes, name: name)
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import TickerHost
 
 /// An error from the file system, with the operation, the path and `strerror(errno)`.
 struct FileSystemError: Error, CustomStringConvertible, Equatable {
@@ -51,16 +52,10 @@ enum AtomicFile {
             throw FileSystemError(operation: "open", path: path, code: errno)
         }
         defer { close(fd) }
-        var content: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw FileSystemError(operation: "read", path: path, code: errno)
-            }
-            if count == 0 { return content }
-            content.append(contentsOf: chunk[0..<count])
+        do {
+            return try DescriptorReader.bytes(of: fd)
+        } catch {
+            throw FileSystemError(operation: "read", path: path, code: error.code)
         }
     }
 
