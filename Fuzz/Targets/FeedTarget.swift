@@ -3,7 +3,8 @@ import Foundation
 
 /// RSS, Atom and JSON Feed documents (the `Feeds` parsers). Properties: parsing never traps; a
 /// document that parses gives titles with no white space at either end, and `newest(3)` returns
-/// min(3, count) items with the dated ones newest first.
+/// min(3, distinct keys) items of distinct keys, the dated ones newest first (a feed may repeat
+/// an entry's id; it is shown once).
 enum FeedTarget {
     static let base = URL(string: "https://feeds.example.org/dir/feed.xml")!
 
@@ -15,7 +16,9 @@ enum FeedTarget {
                     "title '\(item.title)' has white space at an end")
         }
         let newest = feed.newest(3)
-        require(newest.count == min(3, feed.items.count), "newest(3) gave \(newest.count) of \(feed.items.count)")
+        let keys = Set(feed.items.map(\.key)).count
+        require(newest.count == min(3, keys), "newest(3) gave \(newest.count) of \(keys) distinct keys")
+        require(Set(newest.map(\.key)).count == newest.count, "newest(3) repeats a key: \(newest.map(\.key))")
         let dated = newest.compactMap(\.date)
         require(dated == dated.sorted(by: >), "newest items not newest first: \(dated)")
     }

@@ -134,4 +134,13 @@ import SourceFetch
         #expect(feed.newest(4).map(\.key) == ["c", "e", "b", "a"])
         #expect(feed.newest(0).isEmpty)
     }
+
+    /// A feed that repeats an entry's id (found by the feed fuzz target) shows it once.
+    @Test func newestShowsARepeatedIDOnce() {
+        let items = [FeedItem(id: "a", title: "first a", link: nil, date: 20),
+                     FeedItem(id: "a", title: "second a", link: nil, date: 10),
+                     FeedItem(id: "b", title: "b", link: nil, date: nil)]
+        let feed = Feed(format: .atom, title: "", items: items)
+        #expect(feed.newest(3).map(\.title) == ["first a", "b"])
+    }
 }
