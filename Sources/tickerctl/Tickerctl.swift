@@ -22,6 +22,18 @@ struct Tickerctl: ParsableCommand {
         ]
     )
 
+    /// Without a command: a usage mistake (the usage on stderr, exit status 64), as for an unknown
+    /// one, so a script that lost its arguments does not pass as a success. `--help` still prints
+    /// the overview and exits 0.
+    func run() throws {
+        throw ValidationError("Missing a command: one of \(Self.commandNames.joined(separator: ", ")).")
+    }
+
+    /// The subcommands' names, in the order the help lists them.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
     /// Parses the command line (with a leading `--bus` moved after the command name) and runs it.
     static func main() {
         main(GlobalArguments.reorder(Array(CommandLine.arguments.dropFirst())))

@@ -19,4 +19,18 @@ import TestSupport
             }
         }
     }
+
+    /// `tickerctl` with no command printed the overview and exited 0, so a script whose command
+    /// word went missing (an empty variable) passed as a success; docs/tickerctl.md says a usage
+    /// mistake exits 64. `--help` is the way to ask for the overview.
+    @Test func noCommandIsAUsageMistake() throws {
+        for arguments in [[], ["--bus", "session"], ["--bus=system"]] {
+            let run = try ChildProcess.run(CLIFixture.tickerctl, arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout)")
+            #expect(run.stderr.hasPrefix("Error: Missing a command: one of post, "), "\(arguments): \(run.stderr)")
+        }
+        let help = try ChildProcess.run(CLIFixture.tickerctl, ["--help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("OVERVIEW: Post to, query and follow"))
+    }
 }

@@ -134,6 +134,7 @@ import TickerModel
         #expect(GlobalArguments.reorder(["--bus=unix:path=/x", "post", "hi"]) == ["post", "--bus=unix:path=/x", "hi"])
         #expect(GlobalArguments.reorder(["post", "--bus", "system", "hi"]) == ["post", "--bus", "system", "hi"])
         #expect(GlobalArguments.reorder(["--help"]) == ["--help"])
+        #expect(GlobalArguments.reorder(["--bus", "system"]) == [])
         // `tickerctl --bus system help post` was "Unknown option '--bus'".
         #expect(GlobalArguments.reorder(["--bus", "system", "help", "post"]) == ["help", "post"])
         #expect(BusSelection(argument: "session") == .session)

@@ -3,7 +3,7 @@
 /// leading `--bus` words are moved behind the name before parsing.
 enum GlobalArguments {
     /// `arguments` (without the program name) with leading `--bus X` / `--bus=X` moved after the
-    /// first word that is not an option (dropped before `help`).
+    /// first word that is not an option (dropped before `help`, and when no command follows).
     static func reorder(_ arguments: [String]) -> [String] {
         var global: [String] = []
         var index = 0
@@ -19,7 +19,9 @@ enum GlobalArguments {
                 break
             }
         }
-        guard !global.isEmpty, index < arguments.count else { return arguments }
+        guard !global.isEmpty else { return arguments }
+        // `tickerctl --bus system` alone names no command: the same usage mistake as `tickerctl`.
+        guard index < arguments.count else { return [] }
         // `help` talks to no bus and takes no --bus: `tickerctl --bus system help post` is help.
         if arguments[index] == "help" { return Array(arguments[index...]) }
         return [arguments[index]] + global + arguments[(index + 1)...]
