@@ -196,6 +196,9 @@ function isZeroWidth(c) {
  * Emoji_Presentation, when it holds U+FE0F after one, or two regional indicators; else 1.
  */
 function clusterCells(cluster) {
+    // One UTF-16 unit below U+00AD (Latin letters, digits, punctuation): one cell.
+    if (cluster.length === 1 && cluster.charCodeAt(0) < 0xad)
+        return 1;
     let base = null;
     let indicators = 0;
     for (const ch of cluster) {
@@ -219,9 +222,12 @@ function clusterCells(cluster) {
 function cellWidth(text) {
     if (/^[\x20-\x7e]*$/.test(text))
         return text.length;
+    const parts = clusters(text);
+    // A local name: gjs's legacy module scope looks a global name up again at every call.
+    const widthOf = clusterCells;
     let cells = 0;
-    for (const cluster of clusters(text))
-        cells += clusterCells(cluster);
+    for (let i = 0; i < parts.length; i++)
+        cells += widthOf(parts[i]);
     return cells;
 }
 
@@ -234,20 +240,36 @@ function cellWidth(text) {
  */
 function clusters(text) {
     const result = [];
+    const n = text.length;
+    let start = 0;
     let joinNext = false;
     let indicators = 0;
-    for (const ch of text) {
-        const c = ch.codePointAt(0);
+    // By UTF-16 unit, a surrogate pair read as one code point (a lone surrogate as itself), and
+    // each cluster sliced from `text` once its end is known.
+    for (let i = 0; i < n;) {
+        let c = text.charCodeAt(i);
+        let size = 1;
+        if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+            const low = text.charCodeAt(i + 1);
+            if (low >= 0xdc00 && low <= 0xdfff) {
+                c = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+                size = 2;
+            }
+        }
         const indicator = c >= 0x1f1e6 && c <= 0x1f1ff;
-        const extends_ = (c >= 0xfe00 && c <= 0xfe0f) || c === 0x200d || (c >= 0x1f3fb && c <= 0x1f3ff) ||
-            (c >= 0x20d0 && c <= 0x20ff) || isZeroWidth(c);
-        if (result.length > 0 && (extends_ || joinNext || (indicator && indicators % 2 === 1)))
-            result[result.length - 1] += ch;
-        else
-            result.push(ch);
+        // Nothing below U+00AD extends a cluster (the tests below all start above it).
+        const extends_ = c >= 0xad && ((c >= 0xfe00 && c <= 0xfe0f) || c === 0x200d ||
+            (c >= 0x1f3fb && c <= 0x1f3ff) || (c >= 0x20d0 && c <= 0x20ff) || isZeroWidth(c));
+        if (i > 0 && !(extends_ || joinNext || (indicator && indicators % 2 === 1))) {
+            result.push(text.slice(start, i));
+            start = i;
+        }
         indicators = indicator ? indicators + 1 : 0;
         joinNext = c === 0x200d;
+        i += size;
     }
+    if (n > 0)
+        result.push(text.slice(start));
     return result;
 }
 
@@ -490,12 +512,18 @@ class TapeCells {
         this.layout = layout ?? null;
     }
 
-    /** The first cluster whose start is ≥ `cell`. */
+    /** The first cluster whose start is ≥ `cell` (the cluster count when none is). */
     firstAtOrAfter(cell) {
-        let i = 0;
-        while (i < this.clusters.length && this.starts[i] < cell)
-            i++;
-        return i;
+        let low = 0;
+        let high = this.clusters.length;
+        while (low < high) {
+            const middle = (low + high) >> 1;
+            if (this.starts[middle] < cell)
+                low = middle + 1;
+            else
+                high = middle;
+        }
+        return low;
     }
 
     /** The last index ≥ `from` (≤ cluster count) whose start is ≤ `cell`. */
@@ -831,16 +859,18 @@ var Timeline = class Timeline {
             // Phase-locked: blank cells on the new side next to the switch (absent: 0, §13).
             leadIn: Number(fields.nextLeadIn ?? 0),
         };
-        if (this.next) {
-            this.next.width = cellWidth(this.next.tape);
+        if (this.next)
             this.next.layout = parseLayout(fields.nextLayout);
-        }
         this.layout = parseLayout(fields.layout);
         this.reveals = parseReveals(fields.effects);
         this.effects = parseEffects(fields.effects);
         this.sign = this.direction === 'right' ? -1 : 1;
+        // Each tape is read into cells once, here: every later question about its width is
+        // answered from them, so a display frame costs the cells it shows, not the tape's length.
         this.cells = new TapeCells(this.tape, this.gap, this.layout);
         this.nextCells = this.next ? new TapeCells(this.next.tape, this.next.gap, this.next.layout) : null;
+        if (this.next)
+            this.next.width = this.nextCells.width;
     }
 
     /** The text of the current tape without its gap. */
@@ -900,7 +930,7 @@ var Timeline = class Timeline {
                 return Math.max(switchAt, next.anchor);
             return lead > 0 ? next.arrival(this.next.switchPosition + lead) : switchAt;
         }
-        const reach = Math.max(0, cellWidth(this.content) - 1) + lead;
+        const reach = Math.max(0, this.cells.contentWidth - 1) + lead;
         if (this.mode === 'scroll') {
             const step = Math.max(1, this.next.width);
             return next.arrival(this.next.switchPosition - Math.ceil(reach / step) * step);
@@ -1012,8 +1042,7 @@ var Timeline = class Timeline {
 
     /** Whether a viewer of `columns` cells sees both the old and the pending content still. */
     showsChangeStill(columns) {
-        return this.next !== null && cellWidth(this.content) <= columns &&
-            cellWidth(Timeline.content(this.next.tape, this.next.gap)) <= columns;
+        return this.next !== null && this.cells.contentWidth <= columns && this.nextCells.contentWidth <= columns;
     }
 
     /**
@@ -1026,8 +1055,7 @@ var Timeline = class Timeline {
             return view.stillText(t, columns);
         if (this.mode === 'pages')
             return null;
-        const viewed = this.viewedTape(t, columns);
-        if (cellWidth(Timeline.content(viewed.tape, viewed.gap)) > columns)
+        if (this.viewedTape(t, columns).cells.contentWidth > columns)
             return null;
         return this.frame(t, columns).text;
     }
@@ -1046,10 +1074,10 @@ var Timeline = class Timeline {
         const state = this.streamState(t);
         if (this.mode === 'static' || state.width <= 0)
             return 0;
-        if (cellWidth(Timeline.content(state.tape, state.gap)) <= columns)
+        if (state.cells.contentWidth <= columns)
             return 0;
         if (this.mode === 'bounce')
-            return this.bounceProgress(t, cellWidth(this.content) - columns);
+            return this.bounceProgress(t, this.cells.contentWidth - columns);
         return (state.position - state.origin) / state.width;
     }
 
@@ -1332,13 +1360,13 @@ var Timeline = class Timeline {
             return view.isMoving(t, columns);
         // Still text types in a reveal (effects follow the real time, even while paused).
         const viewed = this.viewedTape(t, columns);
-        if (this.mode !== 'pages' && cellWidth(Timeline.content(viewed.tape, viewed.gap)) <= columns &&
+        if (this.mode !== 'pages' && viewed.cells.contentWidth <= columns &&
             this.revealRuns(viewed.layout, t, columns))
             return true;
         if (this.paused !== null || this.mode === 'static' || this.mode === 'pages')
             return false;
         const state = this.streamState(t);
-        if (cellWidth(Timeline.content(state.tape, state.gap)) <= columns) {
+        if (state.cells.contentWidth <= columns) {
             // Still text waits for a pending change: at its instant or at the switch.
             if (this.next === null)
                 return false;

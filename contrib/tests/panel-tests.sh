@@ -89,6 +89,17 @@ done
 ctl post --channel emoji --id e "✅ done ⭐ ☕ ❤️ love 🌡 21° 👍🏽 ok 🇫🇷 café שָׁלוֹם" >/dev/null
 ctl configure emoji speed=9
 gjs "$GJS_TEST" "$ADDRESS" emoji 12 || fail "timeline.js disagrees with Render on emoji and marks"
+# A long tape (300 messages, ~20,000 cells): scrolled fast, the instants checked fall thousands of
+# cells into it; then slowed, with a post waiting for its seam. A panel reads each tape into cells
+# once per Timeline and answers every frame from them (docs/benchmarks.md, timeline.js rows).
+for i in $(seq 300); do
+    ctl post --channel long --id "l$i" "Headline number $i: markets, weather and the news of the day" >/dev/null
+done
+ctl configure long speed=3000
+gjs "$GJS_TEST" "$ADDRESS" long 20 || fail "timeline.js disagrees with Render deep into a long tape"
+ctl configure long speed=12
+ctl post --channel long --id l-new "A new headline arrives on the tape" >/dev/null
+gjs "$GJS_TEST" "$ADDRESS" long 20 pending || fail "timeline.js disagrees with Render on a long tape during a change"
 # A change while a viewer's text fits: with the new text fitting too it shows from the change's
 # instant (40 columns), else at the switch (8 columns); a 3-column viewer scrolls seamlessly.
 ctl post --channel still --id s1 "short" >/dev/null
