@@ -73,9 +73,9 @@ private struct KeyLines {
             }
             let line = rawLine.drop { $0 == " " || $0 == "\t" }
             if line.hasPrefix("[[") {
-                guard let close = line.firstRange(of: "]]") else { continue }
-                let name = Array(Self.keyPath(line[line.index(line.startIndex, offsetBy: 2)..<close.lowerBound])
-                    .prefix(Self.maximumDepth))
+                let inside = line.dropFirst(2)
+                guard let close = Self.firstUnquoted("]", in: inside), inside[close...].hasPrefix("]]") else { continue }
+                let name = Array(Self.keyPath(inside[..<close]).prefix(Self.maximumDepth))
                 let joined = name.joined(separator: ".")
                 // Counted from 1, as ConfigTable names them.
                 let index = arrayCounts[joined, default: 0] + 1
@@ -84,10 +84,11 @@ private struct KeyLines {
                 record(name, at: number)  // the array itself: a misspelt `[[mesage]]` is reported here
                 record(table, at: number)
             } else if line.hasPrefix("[") {
-                guard let close = line.firstIndex(of: "]") else { continue }
-                table = Array(Self.keyPath(line[line.index(after: line.startIndex)..<close]).prefix(Self.maximumDepth))
+                let inside = line.dropFirst()
+                guard let close = Self.firstUnquoted("]", in: inside) else { continue }
+                table = Array(Self.keyPath(inside[..<close]).prefix(Self.maximumDepth))
                 record(table, at: number)
-            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+            } else if !line.hasPrefix("#"), let equals = Self.firstUnquoted("=", in: line) {
                 let key = Self.keyPath(line[..<equals])
                 guard !key.isEmpty else { continue }
                 record(table + key, at: number)
@@ -144,14 +145,49 @@ private struct KeyLines {
         return nil
     }
 
-    /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces.
+    /// The first `target` in `text` that is not inside a quoted key, else nil: a quoted key may
+    /// hold `=`, `]` or `#` (a basic string's `\"` does not close it).
+    private static func firstUnquoted(_ target: Character, in text: Substring) -> Substring.Index? {
+        var quote: Character?
+        var escaped = false
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if escaped {
+                    escaped = false
+                } else if open == "\"" && character == "\\" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == target {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces (in a
+    /// basic string, `\"` and `\\` stand for `"` and `\`).
     private static func keyPath(_ text: Substring) -> [String] {
         var parts: [String] = []
         var current = ""
         var quote: Character?
+        var escaped = false
         for character in text {
             if let open = quote {
-                if character == open { quote = nil } else { current.append(character) }
+                if escaped {
+                    current.append(character)
+                    escaped = false
+                } else if open == "\"" && character == "\\" {
+                    escaped = true
+                } else if character == open {
+                    quote = nil
+                } else {
+                    current.append(character)
+                }
             } else if character == "\"" || character == "'" {
                 quote = character
             } else if character == "." {

@@ -98,6 +98,28 @@ import TickerModel
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 
+    /// A quoted key may hold `=`, `]`, `#` or an escaped quote, and its mistake is still reported on
+    /// its own line: the locator took the `=` inside `'a=b'` for the key's end, so the `fuzz`
+    /// target's `'…=…' = 'j'` was reported with no line, and under `[channel.main]` on the
+    /// header's line.
+    @Test func aMistakeInAQuotedKeyIsReportedOnItsLine() throws {
+        let cases: [(source: String, line: Int, key: String)] = [
+            ("'a=b' = 'j'\n", 1, "a=b"),
+            ("[channel.main]\nspeed = 3\n\n'a=b' = 'j'\n", 4, "channel.main.a=b"),
+            ("[channel.main]\nspeed = 3\n\"x]#\\\"y\" = 1\n", 3, "channel.main.x]#\"y"),
+            ("[channel.main]\n\n[\"a]b\".c]\nx = 1\n", 3, "a]b"),
+            ("[[message]]\nid = \"one\"\ntext = \"hi\"\n\n[[message]]\nid = \"two\"\n'te=xt' = \"x\"\n", 7,
+             "message[2].te=xt"),
+        ]
+        for (source, line, key) in cases {
+            let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
+            #expect(error?.line == line && error?.key == key, "\(source.debugDescription): \(String(describing: error))")
+        }
+        let locator = TOMLKeyLocator(source: "[\"a]b\".c]\n'x=y' = 1\n[[\"l]]ist\"]]\nz = 2\n")
+        #expect(locator.line(of: "a]b.c.x=y") == 2)
+        #expect(locator.line(of: "l]]ist[1].z") == 4)
+    }
+
     /// `k.k.k…`, 40 000 characters.
     static let dotted = Array(repeating: "k", count: 20_000).joined(separator: ".")
 
