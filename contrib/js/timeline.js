@@ -290,6 +290,20 @@ function parseLayout(text) {
     return spans;
 }
 
+/**
+ * For each of `count` clusters, the index in `list` of the first entry holding it, or -1: built
+ * once per tape, so writing a cluster finds its message and its counter field at once (§11.6).
+ */
+function entryOfCluster(list, count) {
+    const entries = new Int32Array(count).fill(-1);
+    for (let i = list.length - 1; i >= 0; i--) {
+        const end = Math.min(list[i].end, count);
+        for (let cluster = Math.max(0, list[i].first); cluster < end; cluster++)
+            entries[cluster] = i;
+    }
+    return entries;
+}
+
 /** A counter (docs/rendering.md §11.2): a count from `from` to `to` over `duration` µs. */
 class Counter {
     constructor(from, to, start, duration, easing, decimals, grouping, prefix, suffix) {
@@ -510,6 +524,19 @@ class TapeCells {
         this.width = cell;
         this.contentWidth = this.starts[this.contentCount];
         this.layout = layout ?? null;
+        this._layoutIndex = null;
+    }
+
+    /**
+     * For each cluster, the index of its message (`spans`) and of its counter field (`fields`) in
+     * the layout, or -1; built when a frame with effects first asks (plain tapes never build it).
+     */
+    layoutIndex() {
+        if (this._layoutIndex === null) {
+            this._layoutIndex = {spans: entryOfCluster(this.layout, this.clusters.length),
+                fields: entryOfCluster(this.layout.fields, this.clusters.length)};
+        }
+        return this._layoutIndex;
     }
 
     /** The first cluster whose start is ≥ `cell` (the cluster count when none is). */
@@ -676,6 +703,7 @@ class EffectWriter {
         const layout = tape.layout;
         this.plain = !layout || (layout.fields.length === 0 && timeline.reveals.size === 0 &&
             timeline.effects.dots.size === 0);
+        this.index = this.plain ? null : tape.layoutIndex();
     }
 
     write(index) {
@@ -683,7 +711,7 @@ class EffectWriter {
         if (this.plain)
             return tape.clusters[index];
         const layout = tape.layout;
-        const span = layout.find(m => m.first <= index && index < m.end);
+        const span = layout[this.index.spans[index]];
         if (span) {
             const reveal = this.timeline.revealFor(span.key, this.columns);
             if (reveal) {
@@ -697,7 +725,7 @@ class EffectWriter {
                     return ' '.repeat(tape.widths[index]);
             }
         }
-        const field = layout.fields.find(f => f.first <= index && index < f.end);
+        const field = layout.fields[this.index.fields[index]];
         if (field) {
             this.shownFields.add(field.name);
             const width = field.end - field.first;

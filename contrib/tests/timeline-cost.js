@@ -1,14 +1,16 @@
 // What the shared Timeline rules (contrib/js/timeline.js) cost a panel, by tape length: reading a
 // new Timeline (what the GNOME extension and the Plasma widget do at every PropertiesChanged) and
 // one display frame's work (what the extension's tick does: viewedTape, frame with the cells
-// partly in view, schedule), with the channel settled and with a change waiting for its seam.
+// partly in view, schedule).
 //
 //   gjs contrib/tests/timeline-cost.js [DIR] [MESSAGES...]
 //
 // DIR: the folder holding timeline.js (default: contrib/js beside this script), so a previous
 // version can be timed in the same run: `git show REV:contrib/js/timeline.js > /tmp/old/timeline.js`.
 // MESSAGES: tape lengths in messages of ~61 characters (default 10 100 1000). The frames are
-// spread over one whole cycle of the tape at 8 cells/s, 48 columns. Prints one line per case.
+// spread over one whole cycle of the tape at 8 cells/s, 48 columns. Prints one line per case:
+// settled, a change waiting for its seam, and settled with a counter in the first message (so
+// every frame goes through the effects' writer and the message layout).
 'use strict';
 
 const {GLib} = imports.gi;
@@ -46,8 +48,18 @@ function measure(messages) {
     // The switch a whole cycle away, so every frame below is still before it.
     const pending = Object.assign({}, settled, {next, nextGap: separator, nextSpeed: speed,
         switch: width, nextStart: 0, changed: now});
+    // The layout of docs/rendering.md §12: each message's clusters (all one cell wide here).
+    const lines = [];
+    let first = 0;
+    texts.forEach((text, i) => {
+        lines.push(`m h${i} ${first} ${first + text.length} ${first} ${first + text.length} 1`);
+        first += text.length + separator.length;
+    });
+    lines.push('f count 16 19');
+    const counting = Object.assign({}, settled, {layout: lines.join('\n'),
+        effects: `c count 0 999 ${now} 3600000000 linear 0 0 - -`});
     const cycle = width / speed * 1e6;
-    for (const [label, fields] of [['settled', settled], ['change pending', pending]]) {
+    for (const [label, fields] of [['settled', settled], ['change pending', pending], ['counting', counting]]) {
         let timeline = null;
         const read = timed(reads, () => {
             timeline = new TimelineMath.Timeline(fields);
