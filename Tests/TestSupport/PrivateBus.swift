@@ -57,6 +57,18 @@ public final class PrivateBus: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Makes the bus read its configuration and `.service` files again, returning once it has
+    /// (`ReloadConfig` is answered after the reload): a file written into ``serviceDirectory``
+    /// after the start is then listed by `ListActivatableNames`, where the bus's own inotify
+    /// watch would pick it up at some later turn of its loop.
+    public func reloadConfig() throws {
+        let reply = try ChildProcess.run("busctl", [
+            "--address=\(address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+            "ReloadConfig",
+        ])
+        guard reply.status == 0 else { throw TestSupportError("ReloadConfig: \(reply.stderr)") }
+    }
+
     /// Stops the daemon (SIGTERM by PID) and waits for it.
     public func stop() {
         daemon.kill(SIGTERM)

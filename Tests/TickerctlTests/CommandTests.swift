@@ -255,6 +255,7 @@ import TestSupport
         let installed = try PrivateBus()
         try ("[D-BUS Service]\nName=io.github.tickerd.Ticker1\nExec=/bin/false\n").write(
             toFile: installed.serviceDirectory + "/io.github.tickerd.Ticker1.service", atomically: true, encoding: .utf8)
+        try installed.reloadConfig()
         let emptySystemBus = try PrivateBus()
         let cases: [(system: String, hint: String?)] = [
             (kiosk.address, "tickerctl: tickerd runs on the system bus: add `--bus system`"),
