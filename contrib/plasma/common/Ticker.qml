@@ -169,7 +169,7 @@ Item {
     /// wide enough (counters at their value of the moment), and notes when it may change next
     /// (a counter's next number: every display frame while one counts fast).
     function refreshText(now) {
-        var wide = Math.max(columns, T.cellWidth(timeline.content) + 1);
+        var wide = Math.max(columns, timeline.cells.contentWidth + 1);
         var frame = timeline.frame(now, wide);
         feed.text = frame.text.trim();
         var next = timeline.schedule(now, wide, frame);
