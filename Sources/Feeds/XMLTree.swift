@@ -84,7 +84,7 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             throw FeedParseError("not UTF-8 text")
         }
         // HTML's entities and bare ampersands, as real feeds have them, read as they are meant.
-        let data = Data(XMLRepair.repaired([UInt8](original)))
+        let data = Data(spacingEmptyProcessingInstructions(XMLRepair.repaired([UInt8](original))))
         if let offset = nonASCIIEntityReference(in: data) {
             throw FeedParseError("not well-formed XML: an entity reference with a non-ASCII name at byte \(offset)")
         }
@@ -118,6 +118,49 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             77: "the document ends inside an element",
         ]
         return "\(words[code] ?? (error as NSError).localizedDescription) (libxml2 error \(code))"
+    }
+
+    /// `bytes` with a space after the target of every processing instruction that has no data
+    /// (`<?php?>` becomes `<?php ?>`, which means the same), outside CDATA sections and comments.
+    /// libxml2 reports such an instruction's data as NULL, and FoundationXML's XMLParser reads
+    /// it as a C string and crashes (found by the `feed` fuzz target), whatever the delegate.
+    static func spacingEmptyProcessingInstructions(_ bytes: [UInt8]) -> [UInt8] {
+        func starts(_ pattern: [UInt8], at index: Int) -> Bool {
+            index + pattern.count <= bytes.count && bytes[index..<index + pattern.count].elementsEqual(pattern)
+        }
+        func end(of closing: [UInt8], from index: Int) -> Int {
+            var look = index
+            while look < bytes.count, !starts(closing, at: look) { look += 1 }
+            return min(look + closing.count, bytes.count)
+        }
+        let cdata = Array("<![CDATA[".utf8), comment = Array("<!--".utf8), instruction = Array("<?".utf8)
+        guard bytes.contains(UInt8(ascii: "?")) else { return bytes }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 8)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                result.append(bytes[index])
+                index += 1
+                continue
+            }
+            if starts(cdata, at: index) || starts(comment, at: index) {
+                let stop = starts(comment, at: index)
+                    ? end(of: Array("-->".utf8), from: index + comment.count) : end(of: Array("]]>".utf8), from: index + cdata.count)
+                result += bytes[index..<stop]
+                index = stop
+            } else if starts(instruction, at: index) {
+                var look = index + 2
+                while look < bytes.count, !" \t\r\n?".utf8.contains(bytes[look]) { look += 1 }
+                result += bytes[index..<look]
+                if look > index + 2, starts(Array("?>".utf8), at: look) { result.append(UInt8(ascii: " ")) }
+                index = look
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 
     /// The offset of the first `&name;` whose name has a byte over 0x7F, or nil. FoundationXML's

@@ -35,6 +35,26 @@ import SourceFetch
         #expect(try Feed(parsing: entity).title == "a &emé; b")
     }
 
+    /// A processing instruction with no data (`<?php?>`) is well-formed XML, but libxml2 hands
+    /// XMLParser a NULL for its data and XMLParser crashed on it, taking tickerd-sources down at
+    /// every fetch of such a feed (found by the `feed` fuzz target,
+    /// Fuzz/corpus/feed/regress-instruction-without-data.xml). The feed reads as any other; the
+    /// same text inside CDATA or a comment stays as written.
+    @Test func aProcessingInstructionWithoutDataIsReadLikeAnyOther() throws {
+        let corpus = PythonVenv.repositoryRoot + "/Fuzz/corpus/feed/"
+        let found = try Data(contentsOf: URL(fileURLWithPath: corpus + "regress-instruction-without-data.xml"))
+        #expect(throws: FeedParseError.self) { try Feed(parsing: found) }
+        let rss = """
+            <?xml version="1.0"?><?php?><rss version="2.0"><channel><?x?><title>News<![CDATA[<?a?>]]></title>
+            <item><title>One<?y?><!-- <?b?> --></title><guid>1</guid></item></channel></rss>
+            """
+        let feed = try Feed(parsing: Data(rss.utf8))
+        #expect(feed.title == "News")  // the CDATA's `<?a?>` reads as a tag in a title, dropped as before
+        #expect(feed.items.map(\.title) == ["One"])
+        #expect(XMLTreeBuilder.spacingEmptyProcessingInstructions(Array("<?p?><![CDATA[<?a?>]]><!--<?b?>-->".utf8))
+            == Array("<?p ?><![CDATA[<?a?>]]><!--<?b?>-->".utf8))
+    }
+
     /// HTML's named references, undeclared in XML, bare ampersands and control characters are
     /// read as meant; an unknown name is still an error, and a document with entities of its own
     /// is left alone.
