@@ -105,12 +105,14 @@ private struct KeyLines {
         if path.count > Self.maximumDepth {
             // Deeper parts are not indexed: the line counts as that of the first ones, once.
             let indexed = Array(path.prefix(Self.maximumDepth))
-            if lines[indexed.joined(separator: ".")] == nil { record(indexed, at: number) }
+            if lines[Self.key(indexed[...])] == nil { record(indexed, at: number) }
             return
         }
-        lines[path.joined(separator: ".")] = number
+        // Keyed as `line(of:)` looks up: joined, and cut like the path asked for (a quoted part
+        // may hold dots of its own, so a short path can join into a long key).
+        lines[Self.key(path[...])] = number
         for length in stride(from: path.count - 1, through: 1, by: -1) {
-            let prefix = path.prefix(length).joined(separator: ".")
+            let prefix = Self.key(path.prefix(length))
             if lines[prefix] == nil { lines[prefix] = number }
         }
     }
@@ -123,6 +125,11 @@ private struct KeyLines {
             guard let dot = candidate.lastIndex(of: ".") else { return 0 }
             candidate = candidate[..<dot]
         }
+    }
+
+    /// `parts` joined by dots, cut as ``indexedPart(of:)`` cuts a path that is looked up.
+    private static func key(_ parts: ArraySlice<String>) -> String {
+        String(indexedPart(of: parts.joined(separator: ".")))
     }
 
     /// `path` cut before its dot number ``maximumDepth`` (the whole of it when it has fewer).

@@ -115,6 +115,11 @@ import TickerModel
             let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
             #expect(error?.line == line && error?.key == key, "\(source.debugDescription): \(String(describing: error))")
         }
+        // A quoted key's own dots make a long path of a short key (the sources target's
+        // `"j…source[4].tem…" = 8`, nine dots in one key, was reported with no line).
+        let dots = (1...9).map { "p\($0)" }.joined(separator: ".")
+        let dotted = try #require(#expect(throws: ConfigError.self) { try loader.parse("\n\"\(dots)\" = 8\n", file: file) })
+        #expect(dotted.line == 2, "\(dotted)")
         let locator = TOMLKeyLocator(source: "[\"a]b\".c]\n'x=y' = 1\n[[\"l]]ist\"]]\nz = 2\n")
         #expect(locator.line(of: "a]b.c.x=y") == 2)
         #expect(locator.line(of: "l]]ist[1].z") == 4)
