@@ -134,6 +134,10 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
             return min(look + closing.count, bytes.count)
         }
         let cdata = Array("<![CDATA[".utf8), comment = Array("<!--".utf8), instruction = Array("<?".utf8)
+        func isNameByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || "-._:".utf8.contains(byte)
+        }
         guard bytes.contains(UInt8(ascii: "?")) else { return bytes }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 8)
@@ -150,8 +154,11 @@ final class XMLTreeBuilder: NSObject, XMLParserDelegate {
                 result += bytes[index..<stop]
                 index = stop
             } else if starts(instruction, at: index) {
+                // The target: a name as libxml2 reads one (ASCII name characters, and any byte
+                // of a longer UTF-8 sequence). What ends it is looked at again, so the second
+                // `<?` of `<?<?x?>` is seen too.
                 var look = index + 2
-                while look < bytes.count, !" \t\r\n?".utf8.contains(bytes[look]) { look += 1 }
+                while look < bytes.count, isNameByte(bytes[look]) { look += 1 }
                 result += bytes[index..<look]
                 if look > index + 2, starts(Array("?>".utf8), at: look) { result.append(UInt8(ascii: " ")) }
                 index = look

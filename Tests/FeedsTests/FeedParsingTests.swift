@@ -51,8 +51,11 @@ import SourceFetch
         let feed = try Feed(parsing: Data(rss.utf8))
         #expect(feed.title == "News")  // the CDATA's `<?a?>` reads as a tag in a title, dropped as before
         #expect(feed.items.map(\.title) == ["One"])
-        #expect(XMLTreeBuilder.spacingEmptyProcessingInstructions(Array("<?p?><![CDATA[<?a?>]]><!--<?b?>-->".utf8))
-            == Array("<?p ?><![CDATA[<?a?>]]><!--<?b?>-->".utf8))
+        #expect(XMLTreeBuilder.spacingEmptyProcessingInstructions(Array("<?p?><![CDATA[<?a?>]]><!--<?b?>--><?<?c?><?d e?>".utf8))
+            == Array("<?p ?><![CDATA[<?a?>]]><!--<?b?>--><?<?c ?><?d e?>".utf8))
+        // The second shape the fuzz target found: an instruction's `<?` opening another.
+        let nested = try Data(contentsOf: URL(fileURLWithPath: corpus + "regress-instruction-in-instruction.xml"))
+        #expect(throws: FeedParseError.self) { try Feed(parsing: nested) }
     }
 
     /// HTML's named references, undeclared in XML, bare ampersands and control characters are
