@@ -105,6 +105,14 @@ import SourceFetch
         #expect(feed.items.map(\.title) == ["été"])
     }
 
+    /// libxml2's warnings do not make a feed unreadable, only its errors: a feed that declares
+    /// XML 1.1 (libxml2 warns that it reads it as 1.0) is read. FoundationXML's XMLParser
+    /// passed warnings on as errors, so such a feed failed.
+    @Test func aWarningIsNotAnError() throws {
+        let document = "<?xml version=\"1.1\"?><rss version=\"2.0\"><channel><title>One point one</title></channel></rss>"
+        #expect(try Feed(parsing: Data(document.utf8)).title == "One point one")
+    }
+
     /// The mending changes nothing in a well-formed feed: every fixture feedparser reads
     /// without complaint comes out of it byte for byte.
     @Test func wellFormedFeedsAreNotMended() throws {
