@@ -39,7 +39,7 @@ CONFIG ?= debug
 
 # Debian packages the build and the tests need. toml++ (libtomlplusplus-dev, header-only) reads TOML.
 # tickerd-sources fetches feeds and calendars with libcurl (libcurl4-openssl-dev, Sources/CCurl);
-# its release build links FoundationXML statically, which needs libxml2's development files.
+# it reads XML feeds with libxml2 (libxml2-dev, Sources/CLibXML2).
 # Tests: systemd (systemd-analyze, systemd-sysusers), man-db + groff-base (systemd-analyze verify
 # looks up Documentation=man: pages; man page lint), dbus-system-bus-common (dbus.socket for verify),
 # passwd (useradd) and util-linux (setpriv) for the policy tests' accounts, python3-gi for the
@@ -59,7 +59,7 @@ DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev dbus-daemon dbus-bin lib
                 libmosquitto-dev mosquitto mosquitto-clients openssl libtomlplusplus-dev
 
 # What building needs (the system libraries' development files: libcurl's for fetching, libxml2's
-# for the static release link, toml++'s headers for reading TOML) and what `make demo` runs (dbus-daemon, busctl from systemd).
+# for reading feeds, toml++'s headers for reading TOML) and what `make demo` runs (dbus-daemon, busctl from systemd).
 BUILD_DEB_PACKAGES := pkg-config libdbus-1-dev libsystemd-dev libical-dev libmosquitto-dev \
                       libcurl4-openssl-dev libxml2-dev libtomlplusplus-dev dbus-daemon systemd
 

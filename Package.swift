@@ -186,6 +186,12 @@ let package = Package(
             pkgConfig: "libical",
             providers: [.apt(["libical-dev"])]
         ),
+        // libxml2 for the feed parser (Feeds reads XML with its SAX interface).
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
         // libmosquitto for the sources service's MQTT source (fleets, docs/fleet.md).
         .systemLibrary(
             name: "CMosquitto",
@@ -199,7 +205,7 @@ let package = Package(
         ),
         .target(
             name: "Feeds",
-            dependencies: ["TickerModel", "SourceFetch"],
+            dependencies: ["TickerModel", "SourceFetch", "CLibXML2"],
             swiftSettings: strictSettings
         ),
         // libcurl (Debian's libcurl4-openssl-dev) for SourceFetch: typed wrappers over its

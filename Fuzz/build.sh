@@ -34,10 +34,11 @@ swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 -warnings-as-
   -Xcc -fmodule-map-file=Sources/CDBus/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CICal/module.modulemap \
   -Xcc -fmodule-map-file=Sources/CMosquitto/module.modulemap \
+  -Xcc -fmodule-map-file=Sources/CLibXML2/module.modulemap \
   -Xcc -fmodule-map-file="$BIN/CCurl.build/module.modulemap" -Xcc -I -Xcc Sources/CCurl/include \
-  $(pkg-config --cflags-only-I dbus-1 | sed 's/-I/-Xcc -I/g') \
+  $(pkg-config --cflags-only-I dbus-1 libxml-2.0 | sed 's/-I/-Xcc -I/g') \
   Fuzz/Targets/*.swift \
-  $(pkg-config --libs libsystemd dbus-1 libical libmosquitto libcurl) -lstdc++ \
+  $(pkg-config --libs libsystemd dbus-1 libical libmosquitto libcurl libxml-2.0) -lstdc++ \
   "@$BIN/tickerd.product/Objects.LinkFileList" "$BIN"/TickerSources.build/*.o \
   "$BIN"/Calendars.build/*.o "$BIN"/Feeds.build/*.o "$BIN"/SourceFetch.build/*.o "$BIN"/CCurl.build/*.o \
   -o "$OUT" 2> >(grep -v "Cannot export local symbol '__asan" >&2)

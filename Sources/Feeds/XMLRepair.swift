@@ -18,7 +18,7 @@ enum XMLRepair {
         for index in bytes.indices where bytes[index] < 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0A && bytes[index] != 0x0D {
             bytes[index] = 0x20
         }
-        guard bytes.contains(UInt8(ascii: "&")), !contains(bytes, "<!ENTITY", from: 0) else { return bytes }
+        guard bytes.contains(UInt8(ascii: "&")), firstIndex(of: "<!ENTITY", in: bytes, from: 0) == nil else { return bytes }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count + 64)
         var index = 0
