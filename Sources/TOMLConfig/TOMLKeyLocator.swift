@@ -176,35 +176,56 @@ private struct KeyLines {
         return nil
     }
 
-    /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces (in a
-    /// basic string, `\"` and `\\` stand for `"` and `\`).
+    /// `a. "b.c" .d` → `["a", "b.c", "d"]`: dotted keys with optional quotes and spaces, a basic
+    /// string's escapes decoded as TOML decodes them (`\\`, `\"`, `\r`, `\u00E9`, …), so the
+    /// key matches the one the document holds.
     private static func keyPath(_ text: Substring) -> [String] {
         var parts: [String] = []
-        var current = ""
-        var quote: Character?
-        var escaped = false
-        for character in text {
+        var current = String.UnicodeScalarView()
+        var quote: Unicode.Scalar?
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
             if let open = quote {
-                if escaped {
-                    current.append(character)
-                    escaped = false
-                } else if open == "\"" && character == "\\" {
-                    escaped = true
-                } else if character == open {
+                if scalar == open {
                     quote = nil
+                } else if open == "\"", scalar == "\\", index < scalars.count {
+                    let (decoded, length) = escaped(scalars, at: index)
+                    current.append(decoded)
+                    index += length
                 } else {
-                    current.append(character)
+                    current.append(scalar)
                 }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == "." {
-                parts.append(current)
-                current = ""
-            } else if character != " " && character != "\t" {
-                current.append(character)
+            } else if scalar == "\"" || scalar == "'" {
+                quote = scalar
+            } else if scalar == "." {
+                parts.append(String(current))
+                current = String.UnicodeScalarView()
+            } else if scalar != " " && scalar != "\t" {
+                current.append(scalar)
             }
         }
-        parts.append(current)
+        parts.append(String(current))
         return parts.filter { !$0.isEmpty }
+    }
+
+    /// The scalar a basic string's escape stands for, `scalars[index]` being the character after
+    /// the backslash, and how many scalars the escape takes after the backslash (an escape TOML
+    /// does not know stands for its character, as written).
+    private static func escaped(_ scalars: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int) {
+        let simple: [Unicode.Scalar: Unicode.Scalar] = [
+            "b": "\u{08}", "t": "\t", "n": "\n", "f": "\u{0C}", "r": "\r", "e": "\u{1B}", "\"": "\"", "\\": "\\",
+        ]
+        let letter = scalars[index]
+        if let decoded = simple[letter] { return (decoded, 1) }
+        let digits = letter == "u" ? 4 : letter == "U" ? 8 : 0
+        if digits > 0, index + digits < scalars.count,
+           let value = UInt32(String(String.UnicodeScalarView(scalars[(index + 1)...(index + digits)])), radix: 16),
+           let decoded = Unicode.Scalar(value) {
+            return (decoded, 1 + digits)
+        }
+        return (letter, 1)
     }
 }

@@ -120,6 +120,12 @@ import TickerModel
         let dots = (1...9).map { "p\($0)" }.joined(separator: ".")
         let dotted = try #require(#expect(throws: ConfigError.self) { try loader.parse("\n\"\(dots)\" = 8\n", file: file) })
         #expect(dotted.line == 2, "\(dotted)")
+        // Escapes in a basic-string key are decoded as TOML decodes them (the sources target's
+        // `"…\\\r…"`: a backslash and a carriage return in the key the error names).
+        let escapes = try #require(#expect(throws: ConfigError.self) {
+            try loader.parse("\n\n\"x\\\\\\r\\u00E9\\\"y\" = 8\n", file: file)
+        })
+        #expect(escapes.line == 3 && escapes.key == "x\\\r\u{E9}\"y", "\(escapes)")
         let locator = TOMLKeyLocator(source: "[\"a]b\".c]\n'x=y' = 1\n[[\"l]]ist\"]]\nz = 2\n")
         #expect(locator.line(of: "a]b.c.x=y") == 2)
         #expect(locator.line(of: "l]]ist[1].z") == 4)
