@@ -27,12 +27,13 @@ public enum TOMLHeaderGuard {
         /// True for an array value that starts with `}` (`a = [}]`), which trips toml++'s
         /// `parse_value()` assertion the same way; false for a table header.
         var inArray = false
-        /// Set for a key or value nested too deep; then it is the whole problem.
-        var tooDeep: String?
+        /// Set when the fault is not about a header's first character (a key or value nested too
+        /// deep, a date with a one-digit time); then it is the whole problem.
+        var whole: String?
 
         /// What a person reads in the error.
         public var problem: String {
-            if let tooDeep { return tooDeep }
+            if let whole { return whole }
             return inArray
                 ? "an array value cannot start with \(String(reflecting: character))"
                 : "a table header must start with a key (letters, digits, '_', '-' or a quoted key), not \(String(reflecting: character))"
@@ -129,7 +130,24 @@ public enum TOMLHeaderGuard {
             return nil
         }
         var dots = 0  // dots of the dotted key being read: outside strings, between key parts
-        func tooDeep(_ problem: String) -> Fault { Fault(line: line, character: ".", tooDeep: problem) }
+        func tooDeep(_ problem: String) -> Fault { Fault(line: line, character: ".", whole: problem) }
+        /// toml++ asserts on a date followed by a space and a lone digit (`2024-01-01 7`), which
+        /// it takes for the start of a time: true when one starts at `start`. No valid TOML has
+        /// one outside a string (after a date only a time `HH:MM:SS`, a comment or the value's
+        /// end may follow).
+        func isDateWithOneDigitTime(at start: Int) -> Bool {
+            func digit(_ i: Int) -> Bool { at(i).map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+            guard start == 0 || !digit(start - 1) else { return false }
+            let shape: [Bool?] = [true, true, true, true, nil, true, true, nil, true, true, nil, true]
+            for (offset, isDigit) in shape.enumerated() {
+                switch isDigit {
+                case true?: guard digit(start + offset) else { return false }
+                default: guard at(start + offset) == (offset == 10 ? 0x20 : 0x2D) else { return false }
+                }
+            }
+            guard let after = at(start + 12) else { return true }
+            return [0x20, 0x09, 0x0D, 0x0A, 0x2C, 0x5D, 0x7D, 0x23].contains(after)
+        }
         while let c = at(index) {
             switch c {
             case 0x2E:
@@ -178,6 +196,9 @@ public enum TOMLHeaderGuard {
                 depth = max(0, depth - 1)
                 if !open.isEmpty { open.removeLast() }
                 index += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9") where isDateWithOneDigitTime(at: index):
+                return Fault(line: line, character: Character(UnicodeScalar(c)),
+                             whole: "a date's time must be written HH:MM:SS (a lone digit follows the date)")
             case 0x2C where open.last == 0x5B:  // the next array element
                 atLineStart = false
                 index += 1

@@ -37,6 +37,26 @@ import TickerModel
         }
     }
 
+    /// A date followed by a space and a lone digit (`2024-01-01 7`) tripped toml++'s
+    /// `parse_value()` assertion too (the fuzzer's `x = 2024-14-01 0 UTC"`): an error on its line,
+    /// as a value, in an array or in an inline table; a full time, or the same text in a string or
+    /// a comment, reads as before.
+    @Test(arguments: [("[[message]]\nid = \"a\"\nstart = 2024-01-01 7\n", 3), ("x = [2024-01-01 0, 1]\n", 1),
+                      ("\n\nx = {d = 1979-05-27 9}\n", 3), ("x = 2024-14-01 0 UTC\"\n", 1)])
+    func aDateWithALoneDigitForItsTimeIsAnError(source: String, line: Int) {
+        #expect {
+            _ = try loader.parse(source, file: file)
+        } throws: { error in
+            (error as? ConfigError)?.description.hasPrefix("\(file):\(line): a date's time must be written HH:MM:SS") == true
+        }
+    }
+
+    @Test func aDateWithAFullTimeOrInAStringIsNoFault() {
+        for source in ["x = 1979-05-27 07:32:00\n", "x = \"2024-01-01 7\"\n", "x = 2024-01-01 # 7\n", "x = 12024-01-01 7\n"] {
+            #expect(TOMLHeaderGuard.firstFault(in: source) == nil, "\(source.debugDescription)")
+        }
+    }
+
     /// The guard reads TOML as TOML: brackets inside values, strings and comments are no headers.
     @Test func bracketsInsideValuesStringsAndCommentsAreNotHeaders() throws {
         let source = """
