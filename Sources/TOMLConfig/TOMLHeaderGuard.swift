@@ -1,13 +1,15 @@
 import Glibc
 
-/// Refuses the table headers (and array values) that toml++ (3.3, as Debian 12 ships it, and 3.4) cannot refuse
-/// itself.
+/// Refuses the table headers and values that toml++ (3.3, as Debian 12 ships it) cannot
+/// refuse itself: it asserts on them.
 ///
 /// toml++'s `parse_table_header()` hands the first character after `[` or `[[` to `parse_key()`,
 /// which *asserts* that it starts a key (a bare-key character or a quote). A header such as
 /// `[&limits]` or `[[%message]]` therefore aborts the whole process (the assertion is compiled in:
 /// neither debug nor release builds define NDEBUG), so one typo in `tickerd.toml` killed the
 /// daemon at start or on reload. Found by the `config` fuzz target; see docs/fuzzing.md.
+/// Its `parse_value()` asserts the same way on an array value that starts with `}` (`a = [}]`) and
+/// on a date followed by a space and a lone digit (`2024-01-01 7`).
 ///
 /// toml++ also recurses once per level of a dotted key (`[k.k.k…]`, `k.k.k… = 1`) and of nested
 /// arrays and inline tables, when it parses and when it frees the document: thousands of levels
