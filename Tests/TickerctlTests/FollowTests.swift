@@ -170,9 +170,10 @@ import TestSupport
         let fixture = try CLIFixture()
         let kept = "kept: this message stays on the channel"
         let removed = "QQQQ: this one is removed while it scrolls"
-        _ = try fixture.ok(["post", "--id", "kept", kept])
-        _ = try fixture.ok(["post", "--id", "gone", removed])
         _ = try fixture.ok(["configure", "main", "speed=30"])
+        _ = try fixture.ok(["post", "--id", "kept", kept])
+        // Urgent: both messages are on the tape at once (no change waits for its seam).
+        _ = try fixture.ok(["post", "--id", "gone", "--urgent", removed])
         let follow = try fixture.follow(["--format", "waybar", "--columns", "24"])
         #expect(follow.waitForOutput(timeout: .seconds(15)) { output in
             CLIFixture.jsonLines(output).contains { ($0["text"] as? String)?.contains("QQQQ") == true }

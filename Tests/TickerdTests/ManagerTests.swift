@@ -167,6 +167,42 @@ import TickerModel
         #expect(reveal.start == switchAt)
     }
 
+    /// A new speed while a revealed message waits for its seam: the seam stays, the motion reaches
+    /// it at the new speed, and the reveal starts then (not at the instant the old speed gave).
+    @Test func aNewSpeedMovesAWaitingRevealToWhenTheMessageComesIntoView() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, _) = makeManager(clock)
+        var slow = ChannelConfigureRequest()
+        slow.speed = 1
+        try manager.configure(channel: "main", request: slow)
+        _ = try manager.post(channel: "main", text: "a first message that scrolls", request: MessageRequest())
+        clock.now += 100_000
+        var revealing = MessageRequest()
+        revealing.effect = .reveal
+        let id = try manager.post(channel: "main", text: "typed in", request: revealing)
+        let before = try #require(manager.channels["main"]?.timeline)
+        let seam = try #require(before.pending?.switchPosition)
+        clock.now += 1_000_000
+        var faster = ChannelConfigureRequest()
+        faster.speed = 4
+        try manager.configure(channel: "main", request: faster)
+        let after = try #require(manager.channels["main"]?.timeline)
+        #expect(after.pending?.switchPosition == seam)
+        let switchAt = try #require(after.switchInstant)
+        #expect(switchAt < before.switchInstant ?? 0)
+        guard case let .reveal(reveal)? = manager.channels["main"]?.effects.messages[id] else {
+            Issue.record("the reveal is gone")
+            return
+        }
+        // The stream goes on at the seam with the posted message: it types in from the switch.
+        #expect(reveal.start == switchAt)
+        // Where the old speed was at the change, the new one goes on from.
+        for columns: UInt32 in [5, 12] {
+            #expect(try manager.render(channel: "main", columns: columns, at: clock.now).text
+                == before.frame(columns: Int(columns), at: clock.now).text)
+        }
+    }
+
     @Test func aViewerCostsNoFramesNorWakeUpsSetsTheReachAndTheSettleIsAnnounced() throws {
         let clock = ManualClock(Self.base)
         let (manager, recorder) = makeManager(clock)

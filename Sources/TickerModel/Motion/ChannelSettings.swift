@@ -135,6 +135,16 @@ public struct ChannelSettings: Sendable, Hashable {
         }
     }
 
+    /// True when these settings differ from `old` in ``speed`` or ``align`` alone: the same tape
+    /// and the same motion, moving at another speed or placing text that fits elsewhere, so the
+    /// motion can go on from where it is (``Timeline/retimed(to:at:)``).
+    public func differsOnlyInSpeedOrAlignment(from old: ChannelSettings) -> Bool {
+        var same = old
+        same.speed = speed
+        same.align = align
+        return same == self
+    }
+
     /// The gap in effect: ``gap`` or the separator.
     public var effectiveGap: String { gap ?? separator }
 

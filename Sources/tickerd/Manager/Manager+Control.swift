@@ -170,9 +170,19 @@ extension Manager {
         if settings != state.settings {
             // A phase-locked tape is ordered by priority then id, a local one by arrival too.
             if settings.phase != state.settings.phase { messages.markChanged(channel: name) }
+            let previous = state.settings
             state.settings = settings
-            let tape = state.currentTape(at: now)
-            state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)
+            // A new speed or alignment goes on from the frame in view; any other change (a new
+            // tape, mode or direction) starts the motion again at home.
+            if settings.differsOnlyInSpeedOrAlignment(from: previous),
+               let retimed = state.timeline.retimed(to: settings, at: now) {
+                state.timeline = retimed
+            } else {
+                let tape = state.currentTape(at: now)
+                state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)
+            }
+            // A reveal waiting for its message to come into view starts when the new motion brings it.
+            state.effects = waitingRevealsUpdated(state.effects, for: state.timeline, at: now)
             changes.formUnion([.timeline, .text])
         }
         if let columns = request.columns {
