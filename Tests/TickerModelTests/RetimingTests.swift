@@ -205,4 +205,33 @@ import Testing
         }
         #expect(retimed > 250)
     }
+
+    @Test("extreme speeds, loops, delays and instants: never a trap, and never a jump when re-timed")
+    func extremes() {
+        let speeds: [Speed] = [.cellsPerSecond(1e-300), .cellsPerSecond(1e-9), .cellsPerSecond(0.001),
+                               .cellsPerSecond(10_000), .cycleDuration(ChannelSettings.minimumCycle), .cycleDuration(Int64.max / 2)]
+        let delays: [Int64?] = [nil, 0, 1, ChannelSettings.maximumDelay]
+        let later: [Int64] = [1, 999_999, 86_400_000_000, 40 * 365 * 86_400_000_000]
+        let cases = [Mode.continuous, .scroll].flatMap { mode in
+            [UInt32(0), 1, .max].flatMap { loops in delays.flatMap { delay in speeds.map { (mode, loops, delay, $0) } } }
+        }
+        var retimedCount = 0
+        for (mode, loops, delay, old) in cases {
+            let settings = ChannelSettings(mode: mode, speed: old, delay: delay, loops: loops)
+            let timeline = Self.timeline(settings)
+            for new in speeds {
+                var next = settings
+                next.speed = new
+                for after in later {
+                    let t = Self.t0 + after
+                    guard let retimed = timeline.retimed(to: next, at: t) else { continue }
+                    retimedCount += 1
+                    let before = timeline.frame(columns: 4, at: t), now = retimed.frame(columns: 4, at: t)
+                    guard before.offset == 0 || (before.offset > 0.02 && before.offset < 0.98) else { continue }
+                    #expect(now.text == before.text, "\(mode) loops \(loops) delay \(String(describing: delay)) \(old) → \(new) at +\(after)")
+                }
+            }
+        }
+        #expect(retimedCount > cases.count * speeds.count)
+    }
 }
