@@ -167,13 +167,15 @@ import Testing
         #expect(locked.retimed(to: ChannelSettings(speed: .cellsPerSecond(8), phase: .wallClock), at: Self.t0 + 1_000_000) == nil)
     }
 
-    @Test("only speed and alignment are re-timed")
-    func whatRetimes() {
+    @Test("speed, alignment, separator and gap keep the motion; mode, direction and the rest do not")
+    func whatKeepsTheMotion() {
         let settings = ChannelSettings(speed: .cellsPerSecond(4))
-        #expect(ChannelSettings(speed: .cycleDuration(3_000_000), align: .center).differsOnlyInSpeedOrAlignment(from: settings))
-        #expect(!ChannelSettings(speed: .cellsPerSecond(8), direction: .right).differsOnlyInSpeedOrAlignment(from: settings))
-        #expect(!ChannelSettings(speed: .cellsPerSecond(8), separator: " | ").differsOnlyInSpeedOrAlignment(from: settings))
-        #expect(!ChannelSettings(mode: .scroll, speed: .cellsPerSecond(4)).differsOnlyInSpeedOrAlignment(from: settings))
+        #expect(ChannelSettings(speed: .cycleDuration(3_000_000), align: .center).keepsMotion(of: settings))
+        #expect(ChannelSettings(speed: .cellsPerSecond(8), separator: " | ", gap: " ").keepsMotion(of: settings))
+        #expect(!ChannelSettings(speed: .cellsPerSecond(8), direction: .right).keepsMotion(of: settings))
+        #expect(!ChannelSettings(mode: .scroll, speed: .cellsPerSecond(4)).keepsMotion(of: settings))
+        #expect(!ChannelSettings(speed: .cellsPerSecond(4), delay: 1).keepsMotion(of: settings))
+        #expect(!ChannelSettings(speed: .cellsPerSecond(4), loops: 2).keepsMotion(of: settings))
     }
 
     @Test("random tapes, settings and instants: the frame at the change is the frame before it")

@@ -203,6 +203,37 @@ import TickerModel
         }
     }
 
+    /// A new separator is new content: the text in view goes on, and the new separators come in
+    /// at a seam like a post does, not with the text starting over.
+    @Test func aNewSeparatorComesInAtASeamLikeAnyContentChange() throws {
+        let clock = ManualClock(Self.base)
+        let (manager, _) = makeManager(clock)
+        _ = try manager.post(channel: "main", text: "first of two messages", request: MessageRequest())
+        _ = try manager.post(channel: "main", text: "second of two messages", request: MessageRequest())
+        clock.now += 30_000_000  // both on the tape, 240 cells of motion at 8 cells/s
+        #expect(try manager.render(channel: "main", columns: 12, at: clock.now).text.isEmpty == false)
+        let before = try #require(manager.channels["main"]?.timeline.settled(at: clock.now))
+        #expect(before.pending == nil)
+        var request = ChannelConfigureRequest()
+        request.separator = " | "
+        try manager.configure(channel: "main", request: request)
+        let after = try #require(manager.channels["main"]?.timeline)
+        let pending = try #require(after.pending, "the new separator waits for its seam")
+        #expect(pending.tape.text == "first of two messages | second of two messages | ")
+        for offset: Int64 in [0, 250_000, 500_000] {
+            for columns in [5, 12] {
+                #expect(try manager.render(channel: "main", columns: UInt32(columns), at: clock.now + offset).text
+                    == before.frame(columns: columns, at: clock.now + offset).text)
+            }
+        }
+        // Past the switch the stream shows the new separator.
+        let switchAt = try #require(after.switchInstant)
+        let later = (0..<60).map { try? manager.render(channel: "main", columns: 40, at: switchAt + Int64($0) * 250_000).text }
+        #expect(later.contains { $0?.contains(" | ") == true })
+        #expect(!later.contains { $0?.contains("•") == true })
+        #expect(manager.channels["main"]?.text(at: clock.now) == "first of two messages | second of two messages")
+    }
+
     @Test func aViewerCostsNoFramesNorWakeUpsSetsTheReachAndTheSettleIsAnnounced() throws {
         let clock = ManualClock(Self.base)
         let (manager, recorder) = makeManager(clock)

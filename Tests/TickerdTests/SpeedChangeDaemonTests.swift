@@ -52,6 +52,17 @@ import TickerModel
         #expect(reloaded.speed == 300)
         try Self.expectNoJump(fixture, from: cycled, to: reloaded, at: reloaded.anchor)
 
+        // A new separator is new content: the text in view goes on, and it comes in at a seam (slow
+        // enough that no seam is reached while the test runs).
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "speed", "d", "3"])
+        _ = try fixture.post("Southbound trains are on time")
+        let posted = try PhaseLockDaemonTests.timeline(client)
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "separator", "s", " | "])
+        let separated = try PhaseLockDaemonTests.timeline(client)
+        #expect(separated.anchor == posted.anchor && separated.position == posted.position, "the motion started over")
+        #expect(separated.pending?.tape.text == Self.text + " | Southbound trains are on time | ")
+        #expect(try fixture.property("main", "Text").value as? String == Self.text + " | Southbound trains are on time")
+
         // Another mode is another motion: it starts at home.
         _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "mode", "s", "scroll"])
         let scroll = try PhaseLockDaemonTests.timeline(client)

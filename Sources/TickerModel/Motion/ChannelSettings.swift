@@ -135,13 +135,16 @@ public struct ChannelSettings: Sendable, Hashable {
         }
     }
 
-    /// True when these settings differ from `old` in ``speed`` or ``align`` alone: the same tape
-    /// and the same motion, moving at another speed or placing text that fits elsewhere, so the
-    /// motion can go on from where it is (``Timeline/retimed(to:at:)``).
-    public func differsOnlyInSpeedOrAlignment(from old: ChannelSettings) -> Bool {
+    /// True when these settings differ from `old` in ``speed``, ``align``, ``separator`` or
+    /// ``gap`` alone: the same motion, so it can go on from where it is — at another speed
+    /// (``Timeline/retimed(to:at:)``), or with a tape whose messages are joined otherwise, which
+    /// comes in like any content change.
+    public func keepsMotion(of old: ChannelSettings) -> Bool {
         var same = old
         same.speed = speed
         same.align = align
+        same.separator = separator
+        same.gap = gap
         return same == self
     }
 

@@ -2,7 +2,7 @@ extension Timeline {
     /// The timeline moving on from `t` at `settings`' speed and with its alignment, from where it
     /// is: the frame at `t` is the one this timeline gives there, for every width (docs/rendering.md
     /// §7 "A new speed or alignment"). Only ``ChannelSettings/speed`` and ``ChannelSettings/align`` are
-    /// read; check with ``ChannelSettings/differsOnlyInSpeedOrAlignment(from:)`` that nothing else changed.
+    /// read; check with ``ChannelSettings/keepsMotion(of:)`` that the motion is the same.
     ///
     /// In continuous mode the stream goes on from its position at `t` (a start delay not yet over
     /// keeps what is left of it; `loops` keep the cycles already made); in scroll mode the cycle

@@ -172,11 +172,18 @@ extension Manager {
             if settings.phase != state.settings.phase { messages.markChanged(channel: name) }
             let previous = state.settings
             state.settings = settings
-            // A new speed or alignment goes on from the frame in view; any other change (a new
-            // tape, mode or direction) starts the motion again at home.
-            if settings.differsOnlyInSpeedOrAlignment(from: previous),
-               let retimed = state.timeline.retimed(to: settings, at: now) {
-                state.timeline = retimed
+            // A new speed or alignment goes on from the frame in view, and a new separator or gap
+            // is new content: this transaction's evaluation reads the tape again and applies it
+            // like any content change, at a seam (``ChannelState/tapeHeld``). Any other change (a
+            // mode, a direction) starts the motion again at home.
+            let paced = settings.speed == previous.speed && settings.align == previous.align
+                ? state.timeline : state.timeline.retimed(to: settings, at: now)
+            if settings.keepsMotion(of: previous), let paced {
+                state.timeline = paced
+                if settings.separator != previous.separator || settings.gap != previous.gap {
+                    state.tapeHeld = true
+                    messages.markChanged(channel: name)
+                }
             } else {
                 let tape = state.currentTape(at: now)
                 state.timeline = Timeline(tape: tape, settings: settings, at: now, paused: state.isPaused)
