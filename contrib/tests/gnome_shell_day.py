@@ -15,6 +15,8 @@ cells, the text at the item's place):
   second before its switch and from 0.4 s after it, see `changes`), a removal, a message
   reaching the end of its window (ttl): every shot is Render's frame at its instant; an emptied
   channel hides the item;
+* a new speed while the text scrolls: the first shot after it shows the text where the last shot
+  before it left it (moved on no faster than the old speed), not back at its first letter;
 * texts people write: Hebrew, Arabic and mixed-direction text, emoji, CJK, a very long message
   and a single short word: every shot is Render's frame (ink in every cell Render fills, none
   in its spaces, wide glyphs centred in their two cells);
@@ -196,6 +198,28 @@ class Day:
         self.probe.shot('day-emptied', self.height)
         print('changes: post, removal and expiry match Render throughout; the emptied item hides')
 
+    # 3b. a new speed mid-scroll
+
+    def speed(self):
+        """The speed changed while the text scrolls: the shots after it go on from where the text
+        was, slower; it does not start over from its first letter."""
+        self.ctl('configure', 'main', 'speed=12', 'mode=continuous')
+        self.ctl('post', '--urgent', '--id', 'pace', 'A person slows the ticker down to read it, and it goes on from here')
+        self.read('speed-fast', seconds=3)
+        fast = self.reader.seen[-1]
+        self.ctl('configure', 'main', 'speed=3')
+        self.read('speed-slow', seconds=2)
+        slow = self.reader.seen[0]
+        width = len(self.probe.timeline()['tape'])  # ASCII: a cell a character
+        moved = (slow[1] - fast[1]) * width
+        elapsed = (slow[0] - fast[0]) / 1e6
+        # Forwards, and no faster than the old speed over the time between the two shots.
+        if not 0 <= moved <= 12 * elapsed + 2:
+            raise Failure(f'speed: the text moved {moved:.1f} cells in the {elapsed:.2f} s across the change '
+                          f'(from cycle {fast[1]:.3f} to {slow[1]:.3f} of {width} cells): it jumped')
+        self.ctl('remove', 'pace')
+        print(f'speed: the text went on {moved:.1f} cells in the {elapsed:.2f} s across the change, then slower')
+
     # 4. texts
 
     def texts(self):
@@ -249,8 +273,8 @@ def main():
             probe.start_tickerd()
         day = Day(probe, args)
         day.height = int(probe.clip()[7])
-        steps = {'click': day.click, 'away': day.daemon_away, 'changes': day.changes, 'texts': day.texts,
-                 'suspend': day.suspend}
+        steps = {'click': day.click, 'away': day.daemon_away, 'changes': day.changes, 'speed': day.speed,
+                 'texts': day.texts, 'suspend': day.suspend}
         for step in os.environ.get('GNOME_DAY_STEPS', ','.join(steps)).split(','):
             steps[step]()
     except Failure as failure:
