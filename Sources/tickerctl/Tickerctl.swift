@@ -34,8 +34,10 @@ struct Tickerctl: ParsableCommand {
         configuration.subcommands.compactMap { $0.configuration.commandName }
     }
 
-    /// Parses the command line (with a leading `--bus` moved after the command name) and runs it.
+    /// Parses the command line (with a leading `--bus` moved after the command name, and negative
+    /// numbers read as positionals, ``NegativeNumbers``) and runs it.
     static func main() {
-        main(GlobalArguments.reorder(Array(CommandLine.arguments.dropFirst())))
+        let arguments = GlobalArguments.reorder(Array(CommandLine.arguments.dropFirst()))
+        main(NegativeNumbers.asPositionals(arguments) { (try? parseAsRoot($0)) != nil })
     }
 }

@@ -133,6 +133,33 @@ import TestSupport
             && bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
     }
 
+    /// A script that sets a temperature must not fail at the first frost: a negative VALUE needs
+    /// no `--` (swift-argument-parser reads `-4.5` as an option), wherever the options stand.
+    @Test func aNegativeValueNeedsNoDoubleDash() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "Outside: {temperature} now"])
+        // (A counter keeps the options it was given: one decimal, then a suffix too.)
+        for (arguments, shown) in [
+            (["set", "temperature", "-4.5", "--decimals", "1"], "-4.5"),
+            (["set", "--suffix", " °C", "temperature", "-12"], "-12.0 °C"),
+            (["set", "--grouping", "temperature", "-1e4"], "-10,000.0 °C"),
+            (["set", "temperature", "--", "-3"], "-3.0 °C"),
+            (["set", "--from", "-20", "--prefix", "-", "temperature", "-7"], "--7.0 °C"),
+        ] {
+            _ = try fixture.ok(arguments)
+            let frame = try fixture.render(columns: 30, at: CLIFixture.nowMicroseconds())
+            #expect(frame.hasPrefix("Outside: \(shown) now"), "\(arguments): \(frame)")
+        }
+        // A negative number where an option takes it stays that option's (and a bad one is refused).
+        let refused = try fixture.run(["set", "--decimals", "-1", "temperature", "3"])
+        #expect(refused.status == 64 && refused.stderr.contains("--decimals"), "\(refused.stderr)")
+        #expect(try fixture.render(columns: 30, at: CLIFixture.nowMicroseconds()).hasPrefix("Outside: --7.0 °C now"))
+        // A text that reads as a negative number posts as it is.
+        let id = try fixture.ok(["post", "--channel", "side", "-40"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!id.isEmpty)
+        #expect(try fixture.render(columns: 5, at: CLIFixture.nowMicroseconds(), channel: "side") == "-40  ")
+    }
+
     @Test func statusShowsVersionChannelsMessagesAndSubscribers() throws {
         let fixture = try CLIFixture()
         _ = try fixture.ok(["post", "one"])

@@ -8,7 +8,7 @@ struct SetCommand: ParsableCommand {
         abstract: "Set a counter shown in messages as {NAME}.",
         discussion: """
             Example: tickerctl set --duration 2s --grouping --suffix ' users' online 12500
-            A negative VALUE goes after --: tickerctl set temperature -- -4.5
+            A negative VALUE as it is: tickerctl set temperature -4.5
             """
     )
 

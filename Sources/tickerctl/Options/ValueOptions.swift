@@ -25,11 +25,11 @@ struct ValueOptions: ParsableArguments {
     var grouping: Bool?
 
     /// Text before the number.
-    @Option(help: "Text before the number.")
+    @Option(parsing: .unconditional, help: "Text before the number.")
     var prefix: String?
 
     /// Text after the number.
-    @Option(help: "Text after the number.")
+    @Option(parsing: .unconditional, help: "Text after the number.")
     var suffix: String?
 
     func validate() throws {
