@@ -2,7 +2,9 @@
 # The Plasma widget's drawing cost (docs/benchmarks.md, the plasmoidviewer rows); a measurement, not a test.
 # plasmoidviewer (panel containment, Xvfb, software rendering) is measured over WINDOW seconds in
 # each case: the widget absent (a panel spacer instead), the widget at start-up with no channel,
-# with the channel emptied, with still text, and scrolling 40 columns at 8 cells a second. For each:
+# with the channel emptied, with still text, scrolling 40 columns at 8 cells a second, and a counter
+# counting (a new number every display frame) in still text on a tape of 1000 messages of ~61
+# characters, the pointer away from the widget (its tooltip closed) and over it. For each:
 # CPU of plasmoidviewer and of Xvfb (ms of CPU per second, from /proc/PID/stat) and plasmoidviewer's
 # context switches per second (all threads, /proc/PID/task/*/status).
 # Usage: plasma-cost.sh PACKAGE_DIR [WINDOW]   (make plasmoid assembles PACKAGE_DIR)
@@ -81,3 +83,20 @@ ctl post --id m "still text" >/dev/null
 measure "widget, still text"
 ctl update m --text "tickerd in Plasma: pixel-smooth from the Timeline, no bus per frame" >/dev/null
 measure "widget, scrolling 8 cells/s"
+# The counter in the first message, in view; 999 more messages from the configuration file.
+ctl remove m >/dev/null
+python3 -c '
+print("[[message]]\nid = \"count\"\ntext = \"builds today: {builds}\"\n")
+for i in range(999):
+    print(f"[[message]]\nid = \"m{i:04d}\"\ntext = \"Headline number {i}: markets, weather and the news of the day\"\n")
+' > "$WORK/tickerd.toml"
+ctl configure main mode=static >/dev/null
+ctl reload >/dev/null
+wait_for 60 grep -q "tickerd-plasma: timeline online messages=1000" "$WORK/viewer.log" ||
+    fail "the widget did not take the 1000 messages"
+xdotool mousemove 655 175   # off plasmoidviewer's window (640x160 at 0,0)
+ctl set builds 1000000000 --from 0 --duration "$((2 * WINDOW + 30))s" --grouping >/dev/null
+measure "widget, counting, 1000 msgs, away"
+read -r gx gy gw gh <<<"$(grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $4, $5, $6, $7}')"
+xdotool mousemove $((gx + gw / 2)) $((gy + gh / 2))
+measure "widget, counting, 1000 msgs, over"

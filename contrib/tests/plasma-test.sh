@@ -16,8 +16,11 @@
 #     from its first paint on shows the frame of its instant; then a
 #     text of CJK and emoji: a wide character cut by either edge shows its part in view as its
 #     glyph does there wholly in view, not blank (plasma-shots.py --edges);
-#  4. a counter counting in still text shows the digits Render gives at each shot's instant, the
-#     tooltip ends on the final value, and the frame clock stops once it has counted;
+#  4. a counter counting in still text shows the digits Render gives at each shot's instant; with
+#     the pointer away from the widget the count (a new number every display frame) gives the
+#     tooltip at most 2 texts, not one per frame, and hovering mid-count gives it the number of
+#     that moment; the open tooltip follows a count and ends on the final value, and the frame
+#     clock stops once it has counted;
 #  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops;
 #  and with nothing moving (4, 5) plasmoidviewer spends at most 2 CPU ticks in 3 s.
 # Usage: plasma-test.sh PACKAGE_DIR (make test-plasma assembles it). Needs plasma-sdk,
@@ -356,7 +359,47 @@ ctl remove wide >/dev/null
 ctl post --id count "builds today: {builds}" >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counting message"
+# 4a. With the pointer away from the widget (its tooltip cannot show) a count going on costs the
+# tooltip nothing: the widget logs each new full text, and while the count changes every display
+# frame it logs at most 2 (a Timeline taken), not one per frame; the widget still draws the count.
+# The moment the pointer comes over it mid-count, the tooltip's text is the count of that moment
+# (between Render's numbers just before the hover and just after the text came).
+xdotool mousemove 655 295   # off plasmoidviewer's window (640x160 at 0,0)
+tooltip_region_ink() { import -window root "$1" 2>/dev/null && convert "$1" -crop 660x130+0+165 +repage -format %k info:; }
+no_tooltip() { [ "$(tooltip_region_ink "$WORK/no-tooltip.png")" -le 8 ]; }
+wait_for 10 no_tooltip || fail "the tooltip stayed open with the pointer away from the widget"
+tooltip_lines() { grep -c "tickerd-plasma: tooltip" "$WORK/viewer.log" || true; }
+render_number() { ctl render --columns 40 | tr -dc 0-9; }
+lines_before=$(tooltip_lines)
+ctl set builds 7654321 --from 0 --duration 10s --grouping >/dev/null
+digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
+wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter (pointer away)"
+until="$(( $(now_us) + 2500000 ))"
+shots "$WORK/away-count" 5
+while [ "$(now_us)" -lt "$until" ]; do shots_more "$WORK/away-count" 5; done
+away_lines=$(( $(tooltip_lines) - lines_before ))
+low=$(render_number)
+[ "$low" -lt 7654321 ] || fail "the count was over before the hover (the machine is too slow for this step)"
+lines_before_hover=$(tooltip_lines)
+xdotool mousemove "$hover_x" "$hover_y"
+hover_line() { [ "$(tooltip_lines)" -gt "$lines_before_hover" ]; }
+wait_for 10 hover_line || fail "hovering mid-count gave the tooltip no new text"
+high=$(render_number)
+at_hover=$(grep "tickerd-plasma: tooltip" "$WORK/viewer.log" | sed -n "$((lines_before_hover + 1))p" | cut -d' ' -f4-)
+hover_number=$(printf '%s' "$at_hover" | tr -dc 0-9)
+[ "$away_lines" -le 2 ] ||
+    fail "with the pointer away the widget recomputed the tooltip's text $away_lines times in 2.5 s of counting"
+[ -n "$hover_number" ] && [ "$hover_number" -ge "$low" ] && [ "$hover_number" -le "$high" ] ||
+    fail "hovering mid-count the tooltip said '$at_hover', Render counted $low just before and $high after"
+echo "plasma: pointer away, $away_lines tooltip texts over 2.5 s of counting; at the hover it said '$at_hover' (Render: $low .. $high)"
+check "$WORK/away-count" 0
+cp "$WORK/away-count/shot-002.png" "$ARTIFACTS/counting-away.png"
+wait_for 10 tooltip_shown || fail "hovering mid-count shows no tooltip"
+cp "$WORK/tooltip.png" "$ARTIFACTS/tooltip-mid-count.png"
+final() { [ "$(render_number)" = 7654321 ]; }
+wait_for 20 final || fail "the count did not end (Render: $(ctl render --columns 40))"
 wait_for 20 tooltip_shown || fail "hovering the widget shows no tooltip before the count"
+tooltip_mark=$(tooltip_lines)
 ctl set builds 1234567 --from 0 --duration 3s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter"
@@ -370,7 +413,8 @@ wait_for 10 counted || fail "the tooltip says '$(tooltip)' after the count"
 # at least 3 of the shots taken while the number counted, and the widget gave it numbers between.
 tooltip_looks=$(for f in "$WORK"/counter/shot-*.png; do
     convert "$f" -crop 660x130+0+165 +repage -format '%k %#\n' info:; done | awk '$1 > 8 {print $2}' | sort -u | wc -l)
-counting=$(grep "tickerd-plasma: tooltip builds today: [1-9][0-9,]*$" "$WORK/viewer.log" | grep -vc "1,234,567$" || true)
+counting=$(grep "tickerd-plasma: tooltip" "$WORK/viewer.log" | tail -n +"$((tooltip_mark + 1))" |
+    grep "tooltip builds today: [1-9][0-9,]*$" | grep -vc "1,234,567$" || true)
 cp "$WORK/counter/shot-010.png" "$ARTIFACTS/tooltip-counting.png"
 [ "$tooltip_looks" -ge 3 ] && [ "$counting" -ge 3 ] ||
     fail "the open tooltip did not follow the count: $tooltip_looks looks over the count, $counting numbers before the last (tooltip-counting.png)"

@@ -24,9 +24,16 @@ Item {
     readonly property font emojiFont: Qt.font({family: "Noto Color Emoji", pointSize: font.pointSize > 0 ? font.pointSize : 10})
     /// The text colour.
     property color color: "black"
-    /// The channel's full text as it reads now (for the tooltip): the tape in view, its counters
-    /// at their value of the moment, kept current while they count.
+    /// The channel's full text (for the tooltip). While `fullTextWanted` it is the whole tape as
+    /// Render would show it now to a viewer wide enough, counters at their value of the moment,
+    /// kept current while they count; otherwise it is left as last set (the daemon's text that
+    /// came with the last Timeline, counters as the daemon wrote it, or the last one computed),
+    /// and it is brought up to date the moment `fullTextWanted` turns true.
     readonly property string fullText: feed.text
+    /// Whether `fullText` may be seen now (main.qml: the pointer is over the widget, the only
+    /// time its tooltip can show). While false, counting counters cost the full text nothing:
+    /// it is not recomputed per display frame nor woken for. True unless told otherwise.
+    property bool fullTextWanted: true
     /// Whether there is nothing to show (no daemon, no channel, no message): the widget hides.
     readonly property bool empty: feed.state !== "online" || feed.messages === 0
     /// Whether the channel is paused.
@@ -167,7 +174,8 @@ Item {
 
     /// Sets the full text to the channel's whole text at `now` as Render would show it to a viewer
     /// wide enough (counters at their value of the moment), and notes when it may change next
-    /// (a counter's next number: every display frame while one counts fast).
+    /// (a counter's next number: every display frame while one counts fast). Runs only while
+    /// `fullTextWanted`.
     function refreshText(now) {
         var wide = Math.max(columns, timeline.cells.contentWidth + 1);
         var frame = timeline.frame(now, wide);
@@ -186,10 +194,12 @@ Item {
             return;
         }
         var now = Date.now() * 1000;
-        // The full text follows its counters whether or not they are in view; while the text
-        // scrolls this is checked every display frame, otherwise at the wake-ups below.
-        if (now >= feed.textAt)
+        // While it may be seen the full text follows its counters whether or not they are in
+        // view; while the text scrolls this is checked every display frame, otherwise at the
+        // wake-ups below. While it cannot be seen it is left alone (no wake-up for it either).
+        if (fullTextWanted && now >= feed.textAt)
             refreshText(now);
+        var textAt = fullTextWanted ? feed.textAt : Infinity;
         // One cell before the first column and two past the last: the cells partly in view.
         var frame = timeline.frame(now, columns, 2, 1);
         feed.moving = frame.moving;
@@ -203,7 +213,7 @@ Item {
         var next = timeline.schedule(now, columns, frame);
         clock.running = next.animate;
         // Nothing moves now; one wake-up when the frame or the full text may change next.
-        var at = next.at === null ? feed.textAt : Math.min(next.at, feed.textAt);
+        var at = next.at === null ? textAt : Math.min(next.at, textAt);
         if (!next.animate && at !== Infinity) {
             wake.interval = Math.max(1, Math.min(Math.ceil((at - now) / 1000), 3600000));
             wake.restart();
@@ -227,6 +237,9 @@ Item {
     onXChanged: reportGeometry()
     onYChanged: reportGeometry()
     onColumnsChanged: redraw()
+    // The full text is brought up to date as it comes into view (textAt says whether it may have
+    // changed since), and its wake-ups stop when it leaves.
+    onFullTextWantedChanged: redraw()
     // Polls start once everything is built (settings arriving at creation start nothing); a new
     // channel or width starts a new poll (the digest of another channel means nothing).
     onChannelChanged: {

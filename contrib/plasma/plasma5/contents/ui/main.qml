@@ -28,12 +28,18 @@ Item {
         font: Qt.font({family: plasmoid.configuration.fontFamily || "monospace", pointSize: PlasmaCore.Theme.defaultFont.pointSize})
         color: PlasmaCore.Theme.textColor
         visible: !empty
+        fullTextWanted: tip.containsMouse
         onStart: engine.connectSource(command)
         onForget: engine.disconnectSource(command)
     }
 
     // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    // Being always the full representation (preferredRepresentation, no switch sizes), this is the
+    // only tooltip that shows the full text; it shows only while it holds the pointer (and for
+    // the 200 ms it takes to hide once the pointer leaves, its text then standing still), so the
+    // Ticker keeps the full text current only then, bringing it up to date as the pointer comes.
     PlasmaCore.ToolTipArea {
+        id: tip
         anchors.fill: parent
         mainText: Plasmoid.toolTipMainText
         subText: Plasmoid.toolTipSubText

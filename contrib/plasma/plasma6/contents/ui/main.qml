@@ -31,12 +31,18 @@ PlasmoidItem {
         font: Qt.font({family: Plasmoid.configuration.fontFamily || "monospace", pointSize: Kirigami.Theme.defaultFont.pointSize})
         color: Kirigami.Theme.textColor
         visible: !empty
+        fullTextWanted: tip.containsMouse
         onStart: command => engine.connectSource(command)
         onForget: command => engine.disconnectSource(command)
     }
 
     // Shown inline (full representation), the widget gets no tooltip from its container: its own.
+    // Being always the full representation (preferredRepresentation, no switch sizes), this is the
+    // only tooltip that shows the full text; it shows only while it holds the pointer (and for
+    // the 200 ms it takes to hide once the pointer leaves, its text then standing still), so the
+    // Ticker keeps the full text current only then, bringing it up to date as the pointer comes.
     PlasmaCore.ToolTipArea {
+        id: tip
         anchors.fill: parent
         mainText: root.toolTipMainText
         subText: root.toolTipSubText
