@@ -53,6 +53,17 @@ final class CLIFixture: Sendable {
         ])["data"]
     }
 
+    /// Waits (polling the property with busctl, with a deadline) until `condition` holds for it.
+    func waitForProperty(
+        _ name: String, channel: String = "main", timeout: Duration = .seconds(15), _ condition: (Any?) -> Bool
+    ) throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        repeat {
+            if condition(try property(name, channel: channel)) { return true }
+        } while ContinuousClock.now < deadline
+        return false
+    }
+
     /// `Render(columns, at)` through busctl: the frame text.
     func render(columns: Int, at: Int64, channel: String = "main") throws -> String {
         let reply = try busctl([

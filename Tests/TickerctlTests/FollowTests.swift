@@ -75,6 +75,37 @@ import TestSupport
         #expect(caughtUp, "no line after the set matched Render")
     }
 
+    /// A daemon restart (an upgrade, a crash the unit restarts) takes its name away for a moment:
+    /// the text goes on from the Timeline follow has, so the panel neither blanks nor re-lays out,
+    /// and what the restarted daemon then sends is shown. (A long grace here: a restart under the
+    /// sanitizers may take longer than the default 2 s.)
+    @Test func aDaemonRestartDoesNotBlankTheLine() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", Self.long])
+        let follow = try fixture.follow(["--format", "json", "--columns", "20", "--grace", "60s"])
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { CLIFixture.jsonLines($0).count > 3 })
+        #expect(try fixture.waitForProperty("Subscribers") { $0 as? Int == 1 }, "follow declared its width")
+        try fixture.daemon.restart()
+        // Follow read the restarted daemon again: it declared its width to it.
+        #expect(try fixture.waitForProperty("Subscribers") { $0 as? Int == 1 }, "follow noticed the daemon's return")
+        let restarted = CLIFixture.nowMicroseconds()
+        #expect(follow.waitForOutput(timeout: .seconds(15)) { output in
+            CLIFixture.jsonLines(output).contains { (($0["at"] as? NSNumber)?.int64Value ?? 0) > restarted }
+        })
+        follow.kill(SIGTERM)
+        _ = try follow.wait(timeout: .seconds(10))
+        let lines = CLIFixture.jsonLines(follow.standardOutput)
+        let blank = lines.filter { $0["state"] as? String != "scrolling" || ($0["text"] as? String ?? "").isEmpty }
+        #expect(blank.isEmpty, "a line went blank across the restart: \(blank)")
+        // Every line, before, across and after the restart, is the frame Render gives at its
+        // instant (the restarted daemon has the same Timeline).
+        for line in lines {
+            let text = try #require(line["text"] as? String)
+            let at = try #require((line["at"] as? NSNumber)?.int64Value)
+            #expect(text == (try fixture.render(columns: 20, at: at)), "frame at \(at)")
+        }
+    }
+
     @Test func followSurvivesADaemonRestartAndKeepsPrinting() throws {
         let fixture = try CLIFixture()
         _ = try fixture.ok(["post", Self.long])

@@ -9,8 +9,9 @@
 #  2. the text moves at the speed the Timeline says (cell width × cells a second, ±2 %);
 #  3. the text changes (it scrolls) and shows ink;
 #  4. a channel emptied by `remove` hides the module (empty text) once the removal reaches it;
-#  5. after a daemon restart every shot shows the frame Render gives at its instant (the frames'
-#     looks learned from the shots before the restart, in waybar's own font).
+#  5. across a daemon restart (shot all through) no shot is blank, and every shot shows the frame
+#     Render gives at its instant (the frames' looks learned from the shots before the restart, in
+#     waybar's own font).
 #  6. a counter looks exactly as a message whose literal text is Render's frame; a frame seen
 #     while scrolling looks exactly as its text standing still (no copies overlap); dots move;
 # A failure names the shot and leaves every screenshot under artifacts/waybar/.
@@ -190,14 +191,32 @@ RENDER=(setpriv --reuid="$PANEL_UID" --regid="$PANEL_GID" --clear-groups busctl 
         io.github.tickerd.Ticker1.Channel Render ux 48)
 analyse learn "$SHOTS" "$WORK/learned.json" -- "${RENDER[@]}" || fail "no frame could be learned"
 
-# 5. A restart of the daemon: follow reads the Timeline again and every shot shows the frame the
-# restarted daemon's Render gives at its instant (the phase is right).
+# 5. A restart of the daemon, shot all through: while its name is away follow goes on from the
+# Timeline it has (its grace, 2 s), so no shot is blank and the bar never lays itself out again;
+# then it reads the restarted daemon's Timeline. Every shot, across the restart and after it,
+# shows the frame the restarted daemon's Render gives at its instant (the phase is right).
+rm -rf "$SHOTS"; mkdir -p "$SHOTS"; chown "$PANEL_UID:$PANEL_GID" "$SHOTS"
+restart_shots() { ls "$SHOTS" | grep -c '^restart-' || true; }
+shots_before_restart() { [ "$(restart_shots)" -ge 5 ]; }
+( count=0; end=
+  while [ -z "$end" ] || [ "$SECONDS" -lt "$end" ]; do
+      shot "$(printf 'restart-%04d' "$count")" || exit 1
+      count=$((count + 1))
+      if [ -z "$end" ] && [ -e "$WORK/restarted" ]; then end=$((SECONDS + 2)); fi
+  done ) &
+SHOOTER=$!
+wait_for 10 shots_before_restart || fail "no shots before the restart"
 kill "$DAEMON"; wait "$DAEMON" 2>/dev/null || true
 start_daemon
-wait_for 20 module_shown || fail "the module does not come back after the daemon's restart"
-shots_for 3 restart
+touch "$WORK/restarted"
+wait "$SHOOTER" || fail "grim failed: $(tail -n 5 "$WORK/grim.log")"
+TOTAL_SHOTS=$((TOTAL_SHOTS + $(restart_shots)))
+for image in "$SHOTS"/restart-*.ppm; do
+    analyse box "$image" >/dev/null || { cp "$image" "$ARTIFACTS/"; fail "the module blanked during the daemon's restart: $(basename "$image")"; }
+done
 analyse phase "$SHOTS" "$WORK/learned.json" "$ARTIFACTS" -- "${RENDER[@]}" ||
-    fail "after a restart the module is not at the phase Render gives (shots in artifacts/waybar)"
+    fail "across and after a restart the module is not at the phase Render gives (shots in artifacts/waybar)"
+echo "waybar: $(restart_shots) shots across the daemon's restart all show the module at Render's phase"
 
 # The cost of scrolling (no screenshots meanwhile): CPU of waybar, sway and tickerctl follow over
 # COST_SECONDS, in ms of CPU a second, from /proc (printed; docs/benchmarks.md keeps the figures).

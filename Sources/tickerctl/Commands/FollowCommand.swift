@@ -11,7 +11,8 @@ struct FollowCommand: ParsableCommand {
         discussion: """
             Frames are computed here from the channel's Timeline, so following costs no bus traffic \
             per frame; a line is printed only when the visible text changes. When the daemon goes \
-            away the line turns empty (state/class "offline") and following resumes when it is back. \
+            away the text goes on for --grace (a restart or an upgrade does not blank the panel), \
+            then the line turns empty (state/class "offline"); following resumes when it is back. \
             SIGTERM, SIGINT and a closed pipe end it cleanly.
             Formats: plain (a terminal), json, waybar (return-type json), polybar (tail = true), \
             i3blocks (interval=persist). See contrib/ for ready configurations.
@@ -36,6 +37,12 @@ struct FollowCommand: ParsableCommand {
     @Option(help: "At most this many lines a second.")
     var fps: Double = 30
 
+    /// How long the text goes on after the daemon's name goes away.
+    @Option(help: ArgumentHelp(
+        "How long the text goes on after the daemon goes away, before the line turns empty (0: at once).",
+        valueName: "SPAN"))
+    var grace: String = "2s"
+
     func validate() throws {
         guard fps.isFinite, fps > 0, fps <= 240 else { throw ValidationError("--fps must be above 0 and at most 240.") }
         if let columns, columns == 0 || columns > TickerBus.maximumColumns {
@@ -45,6 +52,16 @@ struct FollowCommand: ParsableCommand {
             _ = try TickerAPI.channelPath(channel)
         } catch {
             throw ValidationError("--channel: \(error)")
+        }
+        _ = try graceMicroseconds()
+    }
+
+    /// `--grace` in microseconds.
+    func graceMicroseconds() throws -> Int64 {
+        do {
+            return try TimeArgument.span(grace, option: "grace")
+        } catch {
+            throw ValidationError(error.description)
         }
     }
 
@@ -61,6 +78,7 @@ struct FollowCommand: ParsableCommand {
             minimumInterval: Int64((1_000_000 / fps).rounded()))
         let follower = try Follower(
             loop: loop, selection: connection.bus, channel: channel, planner: planner,
+            grace: .microseconds(try graceMicroseconds()),
             formatter: format.formatter(terminal: output.isTerminal), output: output,
             onOutputClosed: { [weak loop] in loop?.stop() })
         for signal in [SIGTERM, SIGINT, SIGHUP] {

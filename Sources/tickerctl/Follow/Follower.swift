@@ -5,8 +5,8 @@ import TickerModel
 /// The event-driven engine of `follow`.
 ///
 /// It reads the channel's properties once, then only listens: `PropertiesChanged` of the channel
-/// (new Timeline, Text, Columns), `NameOwnerChanged` of the daemon's name (gone: an offline line;
-/// back: read again) and the manager's `PropertiesChanged` (a missing channel may appear). Frames
+/// (new Timeline, Text, Columns), `NameOwnerChanged` of the daemon's name (gone: the frames of the
+/// Timeline it has go on for the grace period, then an offline line; back: read again) and the manager's `PropertiesChanged` (a missing channel may appear). Frames
 /// are computed locally; one timer is armed for the next visible change. Nothing is sent on the bus
 /// per frame, and nothing runs while nothing visible changes. When the bus itself goes away it
 /// connects again with a growing delay. It never stops on its own, except when its reader is gone.
@@ -17,6 +17,7 @@ final class Follower {
     private let channelPath: ObjectPath
     private let managerPath: ObjectPath
     private let planner: FollowPlanner
+    private let grace: Duration
     private let formatter: any PanelLineFormatter
     private let output: StandardOutput
     private let onOutputClosed: () -> Void
@@ -32,6 +33,8 @@ final class Follower {
     private var declaredColumns: Int?
     private var frameTimer: LoopTimer?
     private var reconnectTimer: LoopTimer?
+    /// Runs out the grace period after the daemon's name went away (armed only then).
+    private var graceTimer: LoopTimer?
     private var reconnectDelay = Follower.firstReconnectDelay
     private var outputWatch: FDWatch?
 
@@ -43,9 +46,11 @@ final class Follower {
     static let readTimeout: Duration = .seconds(10)
 
     /// A follower of `channel` on `selection`, writing `formatter`'s lines to `output`;
-    /// `onOutputClosed` runs when the reader of `output` has gone. Create it on `loop`'s thread.
+    /// `onOutputClosed` runs when the reader of `output` has gone. While the daemon's name is away
+    /// for less than `grace` (a restart), the text goes on from the Timeline it had. Create it on
+    /// `loop`'s thread.
     init(
-        loop: EventLoop, selection: BusSelection, channel: String, planner: FollowPlanner,
+        loop: EventLoop, selection: BusSelection, channel: String, planner: FollowPlanner, grace: Duration,
         formatter: any PanelLineFormatter, output: StandardOutput, onOutputClosed: @escaping () -> Void
     ) throws {
         self.loop = loop
@@ -53,6 +58,7 @@ final class Follower {
         self.channelPath = try TickerAPI.channelPath(channel)
         self.managerPath = try TickerAPI.managerPath
         self.planner = planner
+        self.grace = grace
         self.formatter = formatter
         self.output = output
         self.onOutputClosed = onOutputClosed
@@ -62,6 +68,7 @@ final class Follower {
     func start() {
         frameTimer = loop.makeTimer { [unowned self] in self.render() }
         reconnectTimer = loop.makeTimer { [unowned self] in self.connect() }
+        graceTimer = loop.makeTimer { [unowned self] in self.show(.offline) }
         loop.onWallClockJump = { [unowned self] in self.render() }
         // A pipe's reader going away shows as an error on our end, even while nothing is written.
         outputWatch = try? loop.watch(fd: output.fd, events: []) { [unowned self] events in
@@ -74,6 +81,7 @@ final class Follower {
     func stop() {
         frameTimer?.cancel()
         reconnectTimer?.cancel()
+        graceTimer?.cancel()
         outputWatch?.cancel()
         dropConnection()
         output.write(formatter.farewell)
@@ -88,10 +96,10 @@ final class Follower {
             connection.onDisconnect = { [unowned self] in self.busLost() }
             nameWatcher = try NameOwnerWatcher(connection: connection, name: TickerAPI.busName) { [unowned self] change in
                 if change.newOwner != nil {
+                    self.graceTimer?.cancel()
                     self.refresh()
                 } else {
-                    self.refreshGeneration += 1
-                    self.show(.offline)
+                    self.daemonLeft()
                 }
             }
             subscriptions.append(try connection.addMatch(propertiesChanged(at: channelPath,
@@ -112,7 +120,21 @@ final class Follower {
         }
     }
 
+    /// The daemon's name went away: a read in flight answers for the daemon that left. A channel
+    /// on screen goes on from its Timeline (its frames are still exact) for the grace period, so a
+    /// restart does not blank the panel; then the line turns offline. Anything else is offline now.
+    private func daemonLeft() {
+        refreshGeneration += 1
+        declaredColumns = nil
+        guard case .channel = source, grace > .zero else {
+            show(.offline)
+            return
+        }
+        graceTimer?.schedule(at: .after(grace))
+    }
+
     private func busLost() {
+        graceTimer?.cancel()
         dropConnection()
         show(.offline)
         scheduleReconnect()
