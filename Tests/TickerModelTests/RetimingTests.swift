@@ -148,6 +148,24 @@ import Testing
         }
     }
 
+    @Test("bounce and phase-locked motion take a new alignment without a restart")
+    func alignmentAlone() throws {
+        for settings in [ChannelSettings(mode: .bounce, speed: .cellsPerSecond(4)),
+                         ChannelSettings(speed: .cycleDuration(2_000_000), phase: .wallClock)] {
+            let old = Self.timeline(settings)
+            var centred = settings
+            centred.align = .center
+            let t = Self.t0 + 3_300_000
+            let new = try #require(old.retimed(to: centred, at: t))
+            #expect(new.frame(columns: 12, at: t).text == "  ABCDEFGH  ")
+            for after in [0, 700_000, 5_000_000] as [Int64] {
+                for columns in [3, 5] {
+                    #expect(new.frame(columns: columns, at: t + after) == old.frame(columns: columns, at: t + after))
+                }
+            }
+        }
+    }
+
     @Test("static and pages do not move at a speed: every frame stays as it was")
     func staticAndPages() throws {
         for mode in [Mode.static, .pages] {

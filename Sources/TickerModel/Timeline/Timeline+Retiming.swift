@@ -9,11 +9,17 @@ extension Timeline {
     /// under way goes on from the same point of its hold or of its move, and a pending change keeps
     /// its seam. Static and pages mode do not move at a speed, so only the fields change.
     ///
-    /// Nil when the motion cannot go on from where it is: bounce mode (each viewer's move has its
-    /// own length, so no one instant keeps every viewer's frame), a phase-locked timeline (its
-    /// motion follows the wall clock, the same on every screen), a pending change that has already
-    /// switched, and times too large to re-time. The caller then restarts the motion at home.
+    /// Nil when a new speed cannot go on from where the motion is: bounce mode (each viewer's move
+    /// has its own length, so no one instant keeps every viewer's frame), a phase-locked timeline
+    /// (its motion follows the wall clock, the same on every screen), a pending change that has
+    /// already switched, and times too large to re-time. The caller then restarts the motion at
+    /// home. The same speed with another alignment is never nil: the motion does not change.
     public func retimed(to settings: ChannelSettings, at t: Instant) -> Timeline? {
+        if hasSpeed(settings.speed) {
+            var result = self
+            result.align = settings.align
+            return result
+        }
         guard !isPhaseLocked, mode != .bounce else { return nil }
         var result = settled(at: t)
         let now = result.effectiveTime(t)
@@ -38,6 +44,16 @@ extension Timeline {
         // the highest speed); anything more means the numbers were out of range.
         guard abs(result.motion.position(at: now) - before.position(at: now)) <= 0.01 else { return nil }
         return result
+    }
+}
+
+extension Timeline {
+    /// True when `speed` is the speed this timeline moves at: the same rate, or the same cycle.
+    func hasSpeed(_ speed: Speed) -> Bool {
+        switch speed {
+        case let .cellsPerSecond(rate): return cycleDuration == nil && self.speed == rate
+        case let .cycleDuration(duration): return cycleDuration == duration
+        }
     }
 }
 
