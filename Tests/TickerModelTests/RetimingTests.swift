@@ -2,8 +2,8 @@ import TestSupport
 import Testing
 @testable import TickerModel
 
-/// A new speed or alignment goes on from the frame in view (docs/rendering.md §7 "A new speed
-/// or alignment"): the text a viewer sees does not jump back home when the speed changes.
+/// A new speed, delay or alignment goes on from the frame in view (docs/rendering.md §7 "A new
+/// speed, delay or alignment"): the text a viewer sees does not jump back home when the speed changes.
 @Suite struct RetimingTests {
     static let t0: Instant = 1_700_000_000_000_000
     /// 9 cells: at 9 cells/s one cycle a second.
@@ -60,6 +60,46 @@ import Testing
         for after in [5_000_000, 6_000_000, 600_000_000] as [Int64] {
             Self.expectSameFrames(done, at: Self.t0 + after, old, at: Self.t0 + after)
         }
+    }
+
+    @Test("continuous: a new start delay counts from the same start; once moving it changes nothing in view")
+    func continuousDelay() throws {
+        let old = Self.timeline(ChannelSettings(speed: .cellsPerSecond(4), delay: 3_000_000))
+        let longer = ChannelSettings(speed: .cellsPerSecond(4), delay: 5_000_000)
+        let shorter = ChannelSettings(speed: .cellsPerSecond(4), delay: 1_000_000)
+        // 2 s into a 3 s wait: 5 s from the same start, as if it had been 5 s all along.
+        let waiting = try #require(old.retimed(to: longer, at: Self.t0 + 2_000_000))
+        for after in [2_000_000, 4_900_000, 5_500_000, 9_000_000] as [Int64] {
+            Self.expectSameFrames(waiting, at: Self.t0 + after, Self.timeline(longer), at: Self.t0 + after)
+        }
+        // A wait already longer than the new one: the text moves from now on.
+        let now = Self.t0 + 2_000_000
+        let started = try #require(old.retimed(to: shorter, at: now))
+        Self.expectSameFrames(started, at: now, old, at: now)
+        Self.expectSameFrames(started, at: now + 500_000, old, at: Self.t0 + 3_500_000)
+        // Moving: the frame stays, the motion goes on at the same speed.
+        let moving = try #require(old.retimed(to: longer, at: Self.t0 + 4_000_000))
+        for after in [4_000_000, 4_300_000, 8_000_000] as [Int64] {
+            Self.expectSameFrames(moving, at: Self.t0 + after, old, at: Self.t0 + after)
+        }
+    }
+
+    @Test("scroll: a new hold lengthens or ends the hold under way; a move under way goes on")
+    func scrollDelay() throws {
+        // 9 cells/s: T = 1 s; hold 1 s, P = 2 s. At 2.5 s: cycle 1, 0.5 s into its hold.
+        let old = Self.timeline(ChannelSettings(mode: .scroll, speed: .cellsPerSecond(9), delay: 1_000_000))
+        let t = Self.t0 + 2_500_000
+        let longer = try #require(old.retimed(to: ChannelSettings(mode: .scroll, speed: .cellsPerSecond(9), delay: 3_000_000), at: t))
+        Self.expectSameFrames(longer, at: t + 2_400_000, old, at: t)  // holds 2.5 s more
+        Self.expectSameFrames(longer, at: t + 3_000_000, old, at: Self.t0 + 3_500_000)  // half way
+        let shorter = try #require(old.retimed(to: ChannelSettings(mode: .scroll, speed: .cellsPerSecond(9), delay: 200_000), at: t))
+        Self.expectSameFrames(shorter, at: t, old, at: t)
+        Self.expectSameFrames(shorter, at: t + 500_000, old, at: Self.t0 + 3_500_000)  // moving from t
+        // In a move: it goes on as it was; the next hold is the new one.
+        let inMove = Self.t0 + 3_250_000
+        let moving = try #require(old.retimed(to: ChannelSettings(mode: .scroll, speed: .cellsPerSecond(9), delay: 3_000_000), at: inMove))
+        Self.expectSameFrames(moving, at: inMove + 250_000, old, at: Self.t0 + 3_500_000)
+        Self.expectSameFrames(moving, at: inMove + 3_500_000, old, at: Self.t0 + 4_000_000)  // holding at 18
     }
 
     @Test("scroll: the hold under way goes on, then the move takes the new time")
@@ -185,14 +225,15 @@ import Testing
         #expect(locked.retimed(to: ChannelSettings(speed: .cellsPerSecond(8), phase: .wallClock), at: Self.t0 + 1_000_000) == nil)
     }
 
-    @Test("speed, alignment, separator and gap keep the motion; mode, direction and the rest do not")
+    @Test("speed, delay, alignment, separator and gap keep the motion; mode, direction and the rest do not")
     func whatKeepsTheMotion() {
         let settings = ChannelSettings(speed: .cellsPerSecond(4))
         #expect(ChannelSettings(speed: .cycleDuration(3_000_000), align: .center).keepsMotion(of: settings))
         #expect(ChannelSettings(speed: .cellsPerSecond(8), separator: " | ", gap: " ").keepsMotion(of: settings))
         #expect(!ChannelSettings(speed: .cellsPerSecond(8), direction: .right).keepsMotion(of: settings))
         #expect(!ChannelSettings(mode: .scroll, speed: .cellsPerSecond(4)).keepsMotion(of: settings))
-        #expect(!ChannelSettings(speed: .cellsPerSecond(4), delay: 1).keepsMotion(of: settings))
+        #expect(ChannelSettings(speed: .cellsPerSecond(4), delay: 1).keepsMotion(of: settings))
+        #expect(!ChannelSettings(speed: .cellsPerSecond(4), easing: .easeInCubic).keepsMotion(of: settings))
         #expect(!ChannelSettings(speed: .cellsPerSecond(4), loops: 2).keepsMotion(of: settings))
     }
 
@@ -204,7 +245,6 @@ import Testing
             let (timeline, settings, t) = NextChangeTests.randomTimeline(&rng)
             var next = FramePropertyTests.randomSettings(&rng)
             next.mode = settings.mode
-            next.delay = settings.delay
             next.easing = settings.easing
             next.loops = settings.loops
             next.direction = settings.direction

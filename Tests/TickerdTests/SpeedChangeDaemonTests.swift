@@ -4,8 +4,8 @@ import Testing
 import TestSupport
 import TickerModel
 
-/// A new speed, by `Configure` or by a reloaded configuration file, goes on from the frame in view
-/// (docs/rendering.md §7 "A new speed or alignment"): a person who slows the ticker down sees the text
+/// A new speed or delay, by `Configure` or by a reloaded configuration file, goes on from the frame in view
+/// (docs/rendering.md §7 "A new speed, delay or alignment"): a person who slows the ticker down sees the text
 /// they were reading slow down, not jump back to its start. On a real tickerd on a private bus,
 /// with busctl as an independent peer for `Render`.
 @Suite struct SpeedChangeDaemonTests {
@@ -51,6 +51,12 @@ import TickerModel
         let reloaded = try PhaseLockDaemonTests.timeline(client)
         #expect(reloaded.speed == 300)
         try Self.expectNoJump(fixture, from: cycled, to: reloaded, at: reloaded.anchor)
+
+        // A new start delay while the text moves changes nothing in view.
+        _ = try fixture.call("Configure", "sa{sv}", ["main", "1", "delay", "x", "5000000"])
+        let delayed = try PhaseLockDaemonTests.timeline(client)
+        #expect(delayed.delay == 5_000_000)
+        try Self.expectNoJump(fixture, from: reloaded, to: delayed, at: delayed.anchor + delayed.delay)
 
         // A new separator is new content: the text in view goes on, and it comes in at a seam (slow
         // enough that no seam is reached while the test runs).

@@ -135,13 +135,14 @@ public struct ChannelSettings: Sendable, Hashable {
         }
     }
 
-    /// True when these settings differ from `old` in ``speed``, ``align``, ``separator`` or
-    /// ``gap`` alone: the same motion, so it can go on from where it is — at another speed
-    /// (``Timeline/retimed(to:at:)``), or with a tape whose messages are joined otherwise, which
-    /// comes in like any content change.
+    /// True when these settings differ from `old` in ``speed``, ``delay``, ``align``,
+    /// ``separator`` or ``gap`` alone: the same motion, so it can go on from where it is — at
+    /// another speed or with another hold (``Timeline/retimed(to:at:)``), or with a tape whose
+    /// messages are joined otherwise, which comes in like any content change.
     public func keepsMotion(of old: ChannelSettings) -> Bool {
         var same = old
         same.speed = speed
+        same.delay = delay
         same.align = align
         same.separator = separator
         same.gap = gap

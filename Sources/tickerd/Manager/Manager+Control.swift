@@ -172,11 +172,11 @@ extension Manager {
             if settings.phase != state.settings.phase { messages.markChanged(channel: name) }
             let previous = state.settings
             state.settings = settings
-            // A new speed or alignment goes on from the frame in view, and a new separator or gap
-            // is new content: this transaction's evaluation reads the tape again and applies it
-            // like any content change, at a seam (``ChannelState/tapeHeld``). Any other change (a
-            // mode, a direction) starts the motion again at home.
-            let paced = settings.speed == previous.speed && settings.align == previous.align
+            // A new speed, hold or alignment goes on from the frame in view, and a new separator
+            // or gap is new content: this transaction's evaluation reads the tape again and applies
+            // it like any content change, at a seam (``ChannelState/tapeHeld``). Any other change
+            // (a mode, a direction) starts the motion again at home.
+            let paced = settings.speed == previous.speed && settings.delay == previous.delay && settings.align == previous.align
                 ? state.timeline : state.timeline.retimed(to: settings, at: now)
             if settings.keepsMotion(of: previous), let paced {
                 state.timeline = paced
