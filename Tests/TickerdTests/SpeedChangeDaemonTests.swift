@@ -4,10 +4,10 @@ import Testing
 import TestSupport
 import TickerModel
 
-/// A new speed or delay, by `Configure` or by a reloaded configuration file, goes on from the frame in view
-/// (docs/rendering.md §7 "A new speed, delay or alignment"): a person who slows the ticker down sees the text
-/// they were reading slow down, not jump back to its start. On a real tickerd on a private bus,
-/// with busctl as an independent peer for `Render`.
+/// A new speed or delay, by `Configure` or by a reloaded configuration file, goes on from the
+/// frame in view (docs/rendering.md §7 "A new speed, delay or alignment"): a person who slows the
+/// ticker down sees the text they were reading slow down, not jump back to its start. On a real
+/// tickerd on a private bus, with busctl as an independent peer for `Render`.
 @Suite struct SpeedChangeDaemonTests {
     static let text = "Northbound trains run every ten minutes until midnight, then every half hour"
 
