@@ -10,8 +10,8 @@
 # the bus the extension reads. contrib/tests/gnome_shell_probe.py then drives tickerd with
 # tickerctl, takes screenshots through org.gnome.Shell.Screenshot (owning org.gnome.Screenshot, as
 # gnome-screenshot does) and checks what a user sees; see its header for the assertions. Then
-# contrib/tests/gnome_shell_day.py, in the same Shell, goes through a day: a click, a daemon crash
-# and restart, content changes mid-scroll, texts people write, the Shell stopped and resumed (see
+# contrib/tests/gnome_shell_day.py, in the same Shell, goes through a day: a click, a daemon restart
+# (the text stays), a crash (it hides after the grace) and restart, content changes mid-scroll, texts people write, the Shell stopped and resumed (see
 # its header). A failure names the frame and leaves the screenshots in artifacts/gnome-shell/.
 #
 #   contrib/tests/gnome-shell-test.sh            (CI: 8 s cost windows)

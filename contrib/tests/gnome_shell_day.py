@@ -8,9 +8,13 @@ cells, the text at the item's place):
 
 * a click on a message (a virtual pointer of the Shell's own seat, through the test-only helper
   extension) is seen by dbus-monitor as MessageAt, Activate and the Manager's Activated(main, id);
-* the daemon killed (SIGKILL, as a crash): the item hides within 5 s (here at once) and the
-  helper reports it hidden in each of 10 shots while tickerd is gone (no frozen text), and once
-  tickerd is started again the shots match Render, with no shell restart;
+* the daemon restarted (SIGTERM, a new tickerd on the same bus and state directory, as a unit
+  restarts it): every shot across it, those while its bus name has no owner included, shows
+  Render's frame (the extension keeps the text for its 2 s grace: no blank shot, no relayout);
+* the daemon killed for good (SIGKILL): the shots in the first second after still show Render's
+  frame, then the item hides after the grace, within GRACE_S + HIDE_MARGIN_S (2 + 2 s) of the kill
+  and not before GRACE_S − 0.2 s, and the helper reports it hidden in each of 10 shots while tickerd is gone (no
+  frozen text); once tickerd is started again the shots match Render, with no shell restart;
 * the content changes while the text scrolls: a post that waits for its seam (shots until a
   second before its switch and from 0.4 s after it, see `changes`), a removal, a message
   reaching the end of its window (ttl): every shot is Render's frame at its instant; an emptied
@@ -36,9 +40,10 @@ import time
 
 from gi.repository import GLib
 
-from gnome_shell_probe import HELPER, Failure, Probe, Reader, arguments, now_us, wait_for
+from gnome_shell_probe import GRACE_S, HELPER, Failure, Probe, Reader, across_restart, arguments, now_us, wait_for
 
 HELPER_PATH = '/io/github/tickerd/ShellTestHelper'
+HIDE_MARGIN_S = 2.0  # after the grace, for the Shell's timeout and layout on a loaded machine
 
 
 class Day:
@@ -150,11 +155,25 @@ class Day:
     def daemon_away(self):
         self.ctl('post', '--urgent', '--id', 'away', 'A daemon restart must not leave this text frozen in the bar')
         self.read('before-crash', count=5)
+        # A restart: the text stays through it.
+        geometry = wait_for(self.shown, 20, 'the item to show (restart)')
+        _, _, failures = across_restart(self.probe, geometry, self.height, 'day-restart')
+        if failures:
+            raise Failure(f'daemon restart: {len(failures)} failure(s): ' + '; '.join(failures[:3]))
+        # Killed for good: the text stays for the grace, then the item hides.
+        geometry = wait_for(self.shown, 20, 'the item to show (kill)')
         os.kill(self.probe.tickerd.pid, signal.SIGKILL)
         self.probe.tickerd.wait(10)
         killed = time.monotonic()
-        wait_for(lambda: not self.probe.clip()[0], 5, 'the item to hide once the daemon is gone')
+        grace_shots = []
+        while time.monotonic() - killed < 1.0:
+            grace_shots.append(self.probe.shot(f'day-grace-{len(grace_shots):03d}', self.height))
+        # Hidden by the end of the grace plus a margin for a loaded Shell, counted from the kill.
+        wait_for(lambda: not self.probe.clip()[0], killed + GRACE_S + HIDE_MARGIN_S - time.monotonic(),
+                 f'the item to hide within {GRACE_S} + {HIDE_MARGIN_S} s of the daemon\'s kill')
         hidden_after = time.monotonic() - killed
+        if hidden_after < GRACE_S - 0.2:
+            raise Failure(f'daemon killed: the item hid {hidden_after:.2f} s after the kill, before the grace of {GRACE_S} s')
         # While the daemon is away: no item, and no ink where it was (the clock may move in).
         for index in range(10):
             name = f'day-away-{index:03d}'
@@ -162,8 +181,16 @@ class Day:
             shown, drawn = self.probe.clip()[0], self.probe.call(HELPER, HELPER_PATH, HELPER, 'Drawn')
             if shown:
                 raise Failure(f'daemon away: the item shows again in {name} (drawn: {drawn})')
-        print(f'daemon away: the item hid {hidden_after:.2f} s after the kill and stayed hidden in 10 shots')
+        print(f'daemon away: the item hid {hidden_after:.2f} s after the kill (grace {GRACE_S} s) and stayed hidden '
+              'in 10 shots')
         self.probe.start_tickerd()
+        # The shots of the grace, matched now that a daemon answers Render again (the same state).
+        reader = Reader(self.probe, geometry)
+        failures = [failure for failure in (reader.match(shot)[1] for shot in grace_shots) if failure]
+        if failures or reader.late_failure(len(grace_shots)):
+            raise Failure(f'daemon killed: {len(failures)} of {len(grace_shots)} shots in the grace are no frame of '
+                          f'Render: ' + '; '.join(failures[:2]) + (reader.late_failure(len(grace_shots)) or ''))
+        print(f'daemon killed: {len(grace_shots)} shots in the first second after it show Render\'s frame')
         self.read('after-crash', count=15)
 
     # 3. content changes mid-scroll

@@ -22,7 +22,10 @@ answers only the owner of org.gnome.Screenshot — this process owns it):
   speed (±2%: the positions the shots
   show, fitted against the instants they were taken); raised dots seen; digits change and every
   digit cell looks like the digit Render shows there;
-* after a daemon restart the shots match Render again (the phase is right).
+* across a daemon restart (SIGTERM, a new tickerd on the same bus and state): every shot, those
+  taken while the bus name has no owner included, shows Render's frame (the extension keeps the
+  text for its 2 s grace: none blank) and the rest of the bar does not move; after it the shots
+  match Render again (the phase is right).
 
 The gnome-shell scrolling cost is printed (ms/s of CPU, with the extension and disabled) for
 docs/benchmarks.md. Exits 1 naming the failing check and frame; shots stay in --artifacts.
@@ -51,6 +54,7 @@ SPEED = 8.0
 EDGE_SHOTS = 2  # shots of a wide character cut by each edge, at the least
 DIGIT_SAMPLES = 4  # cells a digit must be seen in before its look is compared (see digits_read)
 EDGE_PX = 3  # the least part of a cut wide character in view that is checked
+GRACE_S = 2.0  # the extension keeps the text this long after the daemon's name goes (docs/DESIGN.md)
 
 
 class Failure(Exception):
@@ -92,13 +96,22 @@ class Probe:
 
     # tickerd
 
-    def start_tickerd(self):
+    def spawn_tickerd(self):
+        """Starts tickerd on the bus with the state directory of the run, without waiting for it."""
         log = open(os.path.join(self.args.work, 'tickerd.log'), 'a')
         self.tickerd = subprocess.Popen(
             [os.path.join(self.args.bin, 'tickerd'), '--bus', self.args.bus, '--state-dir',
              os.path.join(self.args.work, 'state'), '--config', os.path.join(self.args.work, 'tickerd.toml')],
             stdout=log, stderr=log)
+
+    def start_tickerd(self):
+        self.spawn_tickerd()
         wait_for(lambda: self.ctl('status', check=False).returncode == 0, 30, 'tickerd to serve the bus')
+
+    def name_owned(self):
+        """Whether tickerd's bus name has an owner now."""
+        return self.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'NameHasOwner',
+                         GLib.Variant('(s)', (TICKER,)))[0]
 
     def stop_tickerd(self):
         self.tickerd.terminate()
@@ -507,6 +520,76 @@ class Reader:
         return len(counts), wrong
 
 
+def across_restart(probe, geometry, height, prefix, away_shots=2, away_s=0.5):
+    """Screenshots across a daemon restart as a unit manager does one (SIGTERM, the process gone, a
+    new tickerd on the same bus and state directory, started without waiting for it): shots before,
+    while it shuts down, while no daemon runs (`away_s` seconds after the old one exited, as a unit's
+    RestartSec and a slow start would leave it, and at least `away_shots` shots with the bus name
+    unowned before and after the shot), until the new daemon owns the name, and after. The extension keeps drawing through the
+    name's absence (a grace of GRACE_S), so every shot must show the text: each is matched against
+    the new daemon's Render (the same state, so the same Timeline and frames as the daemon that went),
+    none may be blank, and the bar outside the item must not move (no relayout). Returns the reader,
+    the seconds the name was away and the failures (a list of texts)."""
+    shots = []  # (shot, owned before it, owned after it)
+
+    def take():
+        owned = probe.name_owned()
+        shot = probe.shot(f'{prefix}-{len(shots):02d}', height)
+        shots.append((shot, owned, probe.name_owned()))
+        return shots[-1]
+
+    for _ in range(3):
+        take()
+    probe.tickerd.terminate()
+    while probe.tickerd.poll() is None:
+        take()
+    probe.tickerd.wait(30)
+    exited = time.monotonic()
+    # While no daemon runs (the unit's RestartSec): shots with the name away all through them.
+    while sum(1 for _, a, b in shots if not a and not b) < away_shots or time.monotonic() - exited < away_s:
+        if time.monotonic() - exited > GRACE_S:
+            return None, 0.0, [f'{prefix}: the bus name still had an owner {GRACE_S} s after tickerd exited']
+        take()
+    probe.spawn_tickerd()
+    while not take()[2]:
+        if time.monotonic() - exited > 30:
+            return None, 0.0, [f'{prefix}: the new tickerd did not take the bus name within 30 s']
+    for _ in range(5):
+        take()
+    wait_for(lambda: probe.ctl('status', check=False).returncode == 0, 30, 'tickerd to serve the bus')
+    # The name's absence, from the last shot call that saw it owned to the first that saw it back.
+    calls = [(shot[0], a) for shot, a, _ in shots] + [(shot[1], b) for shot, _, b in shots]
+    gone = [t for t, owned in sorted(calls) if not owned]
+    owned_before = max((t for t, owned in calls if owned and t < gone[0]), default=gone[0])
+    owned_after = min((t for t, owned in calls if owned and t > gone[-1]), default=gone[-1])
+    away = (owned_after - owned_before) / 1e6
+    failures = []
+    if away >= GRACE_S:
+        failures.append(f'{prefix}: the name was away {away:.2f} s, longer than the grace of {GRACE_S} s: '
+                        'the restart was too slow to show anything')
+    reader = Reader(probe, geometry)
+    outside = {}
+    for shot, a, b in shots:
+        name = os.path.basename(shot[3])
+        _, failure = reader.match(shot)
+        if failure:
+            failures.append(('(the name away) ' if not a and not b else '') + failure)
+        rest = shot[2].copy()
+        rest[:, int(reader.x) - 2:int(reader.x + reader.width) + 3] = 0
+        # The clock turns over up to a few seconds into a minute: those shots are not compared.
+        minute = shot[0] // 60_000_000 if shot[0] % 60_000_000 >= 3_000_000 else None
+        if minute is not None and minute in outside and not np.array_equal(outside[minute][0], rest):
+            failures.append(f'the bar outside the item changed between {outside[minute][1]} and {name} (a relayout)')
+        if minute is not None:
+            outside.setdefault(minute, (rest, name))
+    if reader.late_failure(len(shots)):
+        failures.append(reader.late_failure(len(shots)))
+    if not failures:
+        print(f'{prefix}: {len(shots)} shots across a daemon restart, {sum(1 for _, a, b in shots if not a and not b)} '
+              f'of them with the name away (away {away:.2f} s): every one shows Render\'s frame, none blank '
+              f'({len(reader.late)} stale)')
+    return reader, away, failures
+
 
 def arguments():
     """The command line gnome-shell-test.sh gives the probe and the day steps."""
@@ -650,8 +733,10 @@ def main():
         if failure:
             raise Failure(f'the re-enabled item: {failure}')
         before = probe.timeline()
-        probe.stop_tickerd()
-        probe.start_tickerd()
+        # The restart itself: shots across it, the name away in some, each showing the text.
+        _, _, failures = across_restart(probe, geometry, height, 'across-restart')
+        if failures:
+            raise Failure(f'across a daemon restart, {len(failures)} failure(s): ' + '; '.join(failures[:3]))
         after = probe.timeline()
         changed = {key: (before.get(key), after.get(key)) for key in set(before) | set(after)
                    if before.get(key) != after.get(key)}
@@ -696,7 +781,7 @@ def main():
             pass
     # Passing shots are not kept; failing ones stay for a look.
     for name in os.listdir(args.artifacts):
-        if name.endswith('.png') and not name.startswith(('scroll-0000', 'edge-', 'before-restart', 'restart-00', 'still')):
+        if name.endswith('.png') and not name.startswith(('scroll-0000', 'edge-', 'before-restart', 'across-restart', 'restart-00', 'still')):
             os.remove(os.path.join(args.artifacts, name))
     print(f'gnome-shell: all checks hold ({probe.shots} screenshots, {time.monotonic() - started:.0f} s)')
     return 0

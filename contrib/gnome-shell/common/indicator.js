@@ -17,6 +17,12 @@
 // The labels share one strip; per display frame only the strip's translation changes (a
 // repaint, no relayout); the texts change when the frame's text does.
 //
+// When the daemon's name goes away (an upgrade, `systemctl restart`, a crash the unit restarts)
+// the item keeps drawing from the Timeline it has (its frames are a pure function of time) for a
+// grace period of `GRACE_MS`: a daemon back within it is read again as on any change (normally the
+// same Timeline: nothing visible happens, no blink, no relayout of the bar); one that is not back by
+// then hides the item, as an emptied channel does. Losing the bus connection itself hides at once.
+//
 // The frame clock runs only while something visible moves (checked after every frame): text that
 // fits, a paused channel, an empty channel and a hold start no clock; the next instant the
 // timeline says the frame may change is waited for with one timeout.
@@ -28,6 +34,8 @@
 'use strict';
 
 const TICKERD_BUS_NAME = 'io.github.tickerd.Ticker1';
+// How long the item keeps drawing after the daemon's name goes away (docs/DESIGN.md).
+const GRACE_MS = 2000;
 const TICKERD_CHANNEL_INTERFACE = 'io.github.tickerd.Ticker1.Channel';
 const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}">
   <property name="Text" type="s" access="read"/>
@@ -81,6 +89,8 @@ function makeIndicator(modules) {
             this._declared = 0;
             this._text = null;
             this._wakeId = 0;
+            this._graceId = 0;
+            this._closed = false;
             this._drawnAt = 0;
             this._drawnMoving = false;
             this.visible = false;
@@ -109,6 +119,12 @@ function makeIndicator(modules) {
                     return;
                 }
                 this._propertiesId = proxy.connect('g-properties-changed', () => this._update());
+                // The session ending: no name owner will ever be announced again; hide at once.
+                this._connection = proxy.g_connection;
+                this._closedId = this._connection.connect('closed', () => {
+                    this._closed = true;
+                    this._update();
+                });
                 this._ownerId = proxy.connect('notify::g-name-owner', () => {
                     // A (re)started daemon has no record of our width: declare it again.
                     this._declared = 0;
@@ -191,8 +207,26 @@ function makeIndicator(modules) {
                 });
         }
 
+        /**
+         * Reads the Timeline and Text again (a change, or the daemon's name coming or going). While
+         * the name is away with a Timeline in hand, the item keeps drawing it for `GRACE_MS`, then
+         * drops it and hides; a name back within it is read as on any change.
+         */
         _update() {
-            const owner = this._proxy.g_name_owner;
+            const owner = this._closed ? null : this._proxy.g_name_owner;
+            if (!owner && !this._closed && this._timeline !== null) {
+                if (this._graceId === 0) {
+                    this._graceId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, GRACE_MS, () => {
+                        this._graceId = 0;
+                        this._timeline = null;
+                        this._update();
+                        return GLib.SOURCE_REMOVE;
+                    });
+                    GLib.Source.set_name_by_id(this._graceId, '[tickerd] grace');
+                }
+                return;
+            }
+            this._cancelGrace();
             const variant = owner ? this._proxy.get_cached_property('Timeline') : null;
             this._timeline = null;
             if (variant) {
@@ -327,7 +361,9 @@ function makeIndicator(modules) {
          * `_activate`. Other buttons pass through.
          */
         _press(event) {
-            if (event.get_button() !== Clutter.BUTTON_PRIMARY || !this._timeline || this._cellPx === 0)
+            // (While the daemon is away there is no one to ask: a click does nothing.)
+            if (event.get_button() !== Clutter.BUTTON_PRIMARY || !this._timeline || this._cellPx === 0 ||
+                !this._proxy.g_name_owner)
                 return Clutter.EVENT_PROPAGATE;
             const [x, y] = event.get_coords();
             const [inside, clipX] = this._clip.transform_stage_point(x, y);
@@ -406,6 +442,13 @@ function makeIndicator(modules) {
             });
         }
 
+        _cancelGrace() {
+            if (this._graceId) {
+                GLib.source_remove(this._graceId);
+                this._graceId = 0;
+            }
+        }
+
         _cancelWake() {
             if (this._wakeId) {
                 GLib.source_remove(this._wakeId);
@@ -419,12 +462,16 @@ function makeIndicator(modules) {
                 this._proxy.disconnect(this._propertiesId);
             if (this._ownerId)
                 this._proxy.disconnect(this._ownerId);
+            if (this._closedId)
+                this._connection.disconnect(this._closedId);
+            this._connection = null;
             this.disconnect(this._pressId);
             if (this._declared && this._proxy.g_name_owner) {
                 // The subscription would end with the Shell's connection; end it now.
                 this._proxy.call('Unsubscribe', null, Gio.DBusCallFlags.NO_AUTO_START, -1, null, null);
             }
             this._cancelWake();
+            this._cancelGrace();
             this._clock.stop();
             this._clock.disconnect(this._clockId);
             this._label.disconnect(this._styleId);

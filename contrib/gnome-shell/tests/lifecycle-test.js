@@ -6,7 +6,9 @@
 // drops its wake-up, and a second enable/disable round works the same. A primary click over the
 // message with a link (posted by panel-tests.sh) activates it (`Activated` seen on the bus by this
 // test's own subscription) and asks to open its link; a middle click and a click over the separator
-// do neither.
+// do neither. The daemon's name going away (a restart) leaves the text drawn and moving for the
+// 2 s grace, then the item hides, and shows again once the name is back; the bus connection lost,
+// it hides at once; a disable during the grace drops its timeout with the item.
 //
 //   DBUS_SESSION_BUS_ADDRESS=ADDRESS gjs -m tests/lifecycle-test.js BUILD_DIR FORM
 //
@@ -315,6 +317,49 @@ function checkClicks(indicator, clock) {
     check(launched.length === 1 && launched[0] === LINK, `only its link is opened, once: got ${JSON.stringify(launched)}`);
 }
 
+/**
+ * The daemon's name gone, as GDBusProxy reports it (`g-name-owner` null, then its notify): the
+ * proxy's owner reads null until `nameBack`. (The daemon itself stays up: panel-tests.sh's.)
+ */
+function nameAway(indicator) {
+    Object.defineProperty(indicator._proxy, 'g_name_owner', {value: null, configurable: true});
+    indicator._proxy.notify('g-name-owner');
+}
+
+function nameBack(indicator) {
+    delete indicator._proxy.g_name_owner;
+    indicator._proxy.notify('g-name-owner');
+}
+
+/** Frames until the text moves (the clock's frames, as the Shell would dispatch them). */
+function moves(indicator, clock) {
+    const first = indicator._strip.translation_x;
+    return spinUntil(() => { clock.emit('new-frame'); return indicator._strip.translation_x !== first; }, 5);
+}
+
+/**
+ * Round 1: the name goes away; the item keeps drawing (moving text, clock running) through the
+ * 2 s grace, then hides and stops its clock; the name back, it shows the text again.
+ */
+function checkGrace(indicator, clock) {
+    const gone = GLib.get_monotonic_time();
+    nameAway(indicator);
+    check(indicator.visible && clock.playing && moves(indicator, clock),
+        'the daemon\'s name gone: the item still shows the text and moves it (the grace)');
+    const hidden = spinUntil(() => !indicator.visible, 5);
+    const after = (GLib.get_monotonic_time() - gone) / 1e6;
+    check(hidden, 'the daemon\'s name gone for good: the item hides after the grace');
+    check(after >= 2.0, `the item kept the text for the 2 s grace (it hid after ${after.toFixed(2)} s)`);
+    check(!clock.playing && indicator._graceId === 0, 'hidden after the grace: no clock, no grace timeout left');
+    nameBack(indicator);
+    check(indicator.visible && clock.playing && moves(indicator, clock), 'the name back: the item shows and moves the text again');
+    // The bus connection lost (the session ending; `closed` as GDBusConnection emits it, the peer
+    // not vanished so the test process is not ended): the item hides at once, with no grace.
+    indicator._connection.emit('closed', false, null);
+    check(!indicator.visible && !clock.playing && indicator._graceId === 0,
+        'the bus connection lost: the item hides at once (no grace)');
+}
+
 const extension = await loadExtension();
 for (let round = 1; round <= 2; round++) {
     extension.enable();
@@ -336,8 +381,17 @@ for (let round = 1; round <= 2; round++) {
     check(moved, `round ${round}: a new frame moves the text`);
     check(proxyHandlers.size === 2, `round ${round}: enabled, it listens to the proxy twice (got ${proxyHandlers.size})`);
     check(clock._handlers.size === 1, `round ${round}: enabled, the clock has its new-frame handler`);
-    if (round === 1)
+    if (round === 1) {
         checkClicks(indicator, clock);
+        checkGrace(indicator, clock);
+    }
+    // Round 2: disabled during the grace (the name away), which must end with the item.
+    let grace = 0;
+    if (round === 2) {
+        nameAway(indicator);
+        grace = indicator._graceId;
+        check(grace !== 0 && indicator.visible, 'round 2: the name gone, the item keeps the text for the grace');
+    }
 
     extension.disable();
     check(!statusArea.has('tickerd'), `round ${round}: disable() removes the item`);
@@ -347,6 +401,8 @@ for (let round = 1; round <= 2; round++) {
     check(indicator._label._handlers.size === 0, `round ${round}: disable() disconnects the label`);
     check(!clock.playing, `round ${round}: disable() stops the clock`);
     check(indicator._wakeId === 0, `round ${round}: disable() drops its wake-up`);
+    check(indicator._graceId === 0 && (grace === 0 || GLib.MainContext.default().find_source_by_id(grace) === null),
+        `round ${round}: disable() drops the grace timeout`);
     check(extension._indicator === null, `round ${round}: disable() lets the item go`);
 }
 
