@@ -433,6 +433,8 @@ lines_before=$(tooltip_lines)
 ctl set builds 7654321 --from 0 --duration 10s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter (pointer away)"
+# The widget draws a Timeline from its next paint on (see 3b): the shots start once it has painted.
+painted_twice || fail "the widget did not paint the counting Timeline (pointer away)"
 until="$(( $(now_us) + 2500000 ))"
 shots "$WORK/away-count" 5
 while [ "$(now_us)" -lt "$until" ]; do shots_more "$WORK/away-count" 5; done
@@ -462,6 +464,7 @@ tooltip_mark=$(tooltip_lines)
 ctl set builds 1234567 --from 0 --duration 3s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter"
+painted_twice || fail "the widget did not paint the counting Timeline"
 shots "$WORK/counter" 30
 check "$WORK/counter" 0
 cp "$WORK/counter/shot-005.png" "$ARTIFACTS/counting.png"
