@@ -12,13 +12,13 @@
 #  3. the daemon restarted while the text scrolls (SIGTERM, a new tickerd on the same bus and state
 #     folder): the widget draws on through it (the 2 s grace of docs/DESIGN.md), every shot across
 #     the restart shows Render's frame, none is blank, and it never asks for 0 px; the daemon killed
-#     for good, the widget asks for 0 px and draws nothing within the grace plus a 3 s margin; after
-#     a restart (same state folder) it comes back by itself at the right phase; an urgent message
-#     comes and expires mid-scroll; Hebrew, Arabic, mixed-direction, very long and one-word texts
-#     show Render's frames (an emoji text is kept for a look); after a 3 s SIGSTOP of plasmoidviewer
-#     every shot from its first paint on shows the frame of its instant; then a text of CJK and
-#     emoji: a wide character cut by either edge shows its part in view as its glyph does there
-#     wholly in view, not blank (plasma-shots.py --edges);
+#     for good, the widget asks for 0 px and draws nothing, not before the grace is over and within
+#     it plus a 3 s margin; after a restart (same state folder) it comes back by itself at the right
+#     phase; an urgent message comes and expires mid-scroll; Hebrew, Arabic, mixed-direction, very
+#     long and one-word texts show Render's frames (an emoji text is kept for a look); after a 3 s
+#     SIGSTOP of plasmoidviewer every shot from its first paint on shows the frame of its instant;
+#     then a text of CJK and emoji: a wide character cut by either edge shows its part in view as
+#     its glyph does there wholly in view, not blank (plasma-shots.py --edges);
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant; with
 #     the pointer away from the widget the count (a new number every display frame) gives the
 #     tooltip at most 2 texts, not one per frame, and hovering mid-count gives it the number of
@@ -281,11 +281,16 @@ convert "$WORK"/across/shot-*.png -crop "${GW}x${GH}+${GX}+${GY}" +repage -appen
 # 3a. The daemon killed for good (SIGKILL): once the grace has passed the widget hides (nothing
 # frozen in its place), within the grace plus the margin; it comes back by itself at the right
 # phase when a daemon is started again.
+killed_at=$(now_us)
 kill -KILL "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
 layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
 hidden() { [ "$(layout_width)" = "0" ]; }
 wait_for $((GRACE + MARGIN)) hidden ||
     fail "$((GRACE + MARGIN)) s after the daemon was killed the widget still asks the panel for $(layout_width) px"
+hid_after=$(( ($(now_us) - killed_at) / 1000 ))
+# Measured from before the kill to after the log line, so never shorter than the widget's wait.
+[ "$hid_after" -ge $((GRACE * 1000)) ] || fail "the widget hid $hid_after ms after the daemon was killed, before the ${GRACE} s grace"
+echo "plasma: the daemon killed for good, the widget asked for 0 px $hid_after ms later (grace ${GRACE} s)"
 [ "$(counted_log "tickerd-plasma: timeline offline")" -gt "$offline_mark" ] || fail "the widget hid without going offline"
 ink() { # ink FILE: colours where the text was
     import -window root "$1" && ink_of "$1"

@@ -81,6 +81,8 @@ Item {
         property real drawnAt: 0
         // When the full text may change next (µs; Infinity: not until the Timeline changes).
         property real textAt: 0
+        // When the grace ends (ms since the epoch, as Date.now()), while the daemon is away.
+        property real graceEnds: 0
     }
 
     FontMetrics {
@@ -173,6 +175,8 @@ Item {
             // it (the next poll, after this digest, waits for the name to come back) and hides
             // only if the grace passes first. A second offline line does not extend the grace.
             if (!away.running) {
+                feed.graceEnds = Date.now() + grace;
+                away.interval = grace;
                 away.start();
                 console.log("tickerd-plasma: daemon away, drawing on for " + grace + " ms digest=" + feed.digest);
             }
@@ -314,12 +318,21 @@ Item {
         interval: 3000
         onTriggered: ticker.restartPoll()
     }
-    // The grace: started when the daemon's name goes away, stopped when it comes back.
+    // The grace: started when the daemon's name goes away, stopped when it comes back. A QML
+    // Timer is coarse (it may fire up to 5% early): one that fires before the grace has ended
+    // waits again for the rest, so the widget never hides before the 2 s are over.
     Timer {
         id: away
-        interval: ticker.grace
         repeat: false
-        onTriggered: ticker.goOffline("the daemon did not come back within " + ticker.grace + " ms")
+        onTriggered: {
+            var left = feed.graceEnds - Date.now();
+            if (left > 0) {
+                interval = Math.min(Math.ceil(left), ticker.grace);
+                start();
+            } else {
+                ticker.goOffline("the daemon did not come back within " + ticker.grace + " ms");
+            }
+        }
     }
     Timer {
         id: wake
