@@ -9,13 +9,16 @@
 #     (xdotool): the text stands still; a left click on the message then runs `tickerctl activate`:
 #     its link reaches the $BROWSER stand-in (through xdg-open) and `Activated` is seen on the bus
 #     (dbus-monitor); a second middle click resumes it;
-#  3. the daemon killed, the widget asks for 0 px and draws nothing; after a restart (same state
-#     folder) it comes back by itself at the right phase; an urgent message comes and expires
-#     mid-scroll; Hebrew, Arabic, mixed-direction, very long and one-word texts show Render's
-#     frames (an emoji text is kept for a look); after a 3 s SIGSTOP of plasmoidviewer every shot
-#     from its first paint on shows the frame of its instant; then a
-#     text of CJK and emoji: a wide character cut by either edge shows its part in view as its
-#     glyph does there wholly in view, not blank (plasma-shots.py --edges);
+#  3. the daemon restarted while the text scrolls (SIGTERM, a new tickerd on the same bus and state
+#     folder): the widget draws on through it (the 2 s grace of docs/DESIGN.md), every shot across
+#     the restart shows Render's frame, none is blank, and it never asks for 0 px; the daemon killed
+#     for good, the widget asks for 0 px and draws nothing, not before the grace is over and within
+#     it plus a 3 s margin; after a restart (same state folder) it comes back by itself at the right
+#     phase; an urgent message comes and expires mid-scroll; Hebrew, Arabic, mixed-direction, very
+#     long and one-word texts show Render's frames (an emoji text is kept for a look); after a 3 s
+#     SIGSTOP of plasmoidviewer every shot from its first paint on shows the frame of its instant;
+#     then a text of CJK and emoji: a wide character cut by either edge shows its part in view as
+#     its glyph does there wholly in view, not blank (plasma-shots.py --edges);
 #  4. a counter counting in still text shows the digits Render gives at each shot's instant; with
 #     the pointer away from the widget the count (a new number every display frame) gives the
 #     tooltip at most 2 texts, not one per frame, and hovering mid-count gives it the number of
@@ -220,24 +223,85 @@ xdotool click 2
 resumed() { ! paused; }
 wait_for 10 resumed || fail "a second middle click did not resume the channel"
 
-# 3. A daemon crash and restart: the widget hides while it is away (nothing frozen in its place)
-# and comes back by itself at the right phase.
+# 3. A daemon restart (SIGTERM, then a new tickerd on the same bus with the same state folder, as
+# an upgrade or `systemctl restart` does) while the text scrolls: the daemon's name goes away for a
+# moment and the widget keeps drawing the Timeline it has (the grace, docs/DESIGN.md): every shot
+# taken across the restart shows Render's frame at its instant, none is blank, and the widget never
+# asks the panel for 0 px. The shots run in the background from before the SIGTERM until the widget
+# has read the restarted daemon's Timeline and a few more; the new daemon starts half a second after
+# the widget noticed the old one gone, so several shots fall in the absence.
+GRACE=2    # s: how long a client keeps its Timeline once the daemon's name goes (docs/DESIGN.md)
+MARGIN=3   # s: this suite's margin for the widget to notice, hide and repaint
+ink_of() { convert "$1" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:; }
+shoot_until() { # shoot_until DIR FLAG: shots in DIR, one after another, until the file FLAG exists
+    shots "$1" 1
+    until [ -e "$2" ]; do shots_more "$1" 1; done
+}
+taken() { [ -s "$WORK/across/times.txt" ] && [ "$(wc -l < "$WORK/across/times.txt")" -ge "$1" ]; }
+counted_log() { grep -c "$1" "$WORK/viewer.log" || true; }
+geometry_mark=$(counted_log "tickerd-plasma: geometry")
+away_mark=$(counted_log "tickerd-plasma: daemon away")
+offline_mark=$(counted_log "tickerd-plasma: timeline offline")
+lines_before=$(counted_log "tickerd-plasma: timeline online messages=1")
+shoot_until "$WORK/across" "$WORK/across-done" &
+SHOOTER=$!
+PIDS+=($SHOOTER)
+wait_for 20 taken 5 || fail "no screenshot was taken before the restart"
+kill -TERM "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
+# The widget logs either line when the daemon leaves: away (drawing on) or offline (hidden).
+noticed() { [ "$(counted_log "tickerd-plasma: daemon away")" -gt "$away_mark" ] ||
+            [ "$(counted_log "tickerd-plasma: timeline offline")" -gt "$offline_mark" ]; }
+wait_for 10 noticed || fail "the widget did not notice the daemon leaving: $(grep tickerd-plasma "$WORK/viewer.log" | tail -n 3)"
+noticed_at=$(now_us)
+sleep 0.5   # the daemon away a moment (a unit's restart delay, an upgrade unpacking): not a synchronisation
+start_daemon
+on_bus_at=$(now_us)
+back() { [ "$(counted_log "tickerd-plasma: timeline online messages=1")" -gt "$lines_before" ]; }
+wait_for 20 back || fail "the widget did not read the restarted daemon's Timeline"
+n=$(wc -l < "$WORK/across/times.txt")
+wait_for 20 taken $((n + 5)) || fail "the screenshots stopped during the restart"
+touch "$WORK/across-done"; wait "$SHOOTER"
+# Shots taken wholly while the widget knew the daemon gone and before the new one was on the bus.
+during=$(awk -v a="$noticed_at" -v b="$on_bus_at" '$2 >= a && $3 <= b' "$WORK/across/times.txt" | wc -l)
+[ "$during" -ge 1 ] || fail "no screenshot was taken while the daemon was away (restart too quick to see)"
+for f in "$WORK"/across/shot-*.png; do
+    [ "$(ink_of "$f")" -gt 1 ] || { cp "$f" "$ARTIFACTS/across-blank-$(basename "$f")"; fail "a shot across the restart is blank ($(basename "$f"))"; }
+done
+tail -n +"$((geometry_mark + 1))" <(grep "tickerd-plasma: geometry" "$WORK/viewer.log") | awk '$11 == 0 {exit 1}' ||
+    fail "the widget asked the panel for 0 px across a restart (the panel re-laid out)"
+check "$WORK/across" 12
+[ "$(counted_log "tickerd-plasma: timeline offline")" -eq "$offline_mark" ] ||
+    fail "the widget went offline across a restart: $(grep "tickerd-plasma: timeline offline" "$WORK/viewer.log" | tail -n 1)"
+echo "plasma: $(wc -l < "$WORK/across/times.txt") shots across a daemon restart, $during of them while it was away, none blank"
+mid=$(awk -v a="$noticed_at" -v b="$on_bus_at" '$2 >= a && $3 <= b {print $1; exit}' "$WORK/across/times.txt")
+cp "$WORK/across/shot-$mid.png" "$ARTIFACTS/restart-away.png"
+# Every shot's text line, top to bottom, for a look (restart-across.png).
+convert "$WORK"/across/shot-*.png -crop "${GW}x${GH}+${GX}+${GY}" +repage -append "$ARTIFACTS/restart-across.png"
+
+# 3a. The daemon killed for good (SIGKILL): once the grace has passed the widget hides (nothing
+# frozen in its place), within the grace plus the margin; it comes back by itself at the right
+# phase when a daemon is started again.
+killed_at=$(now_us)
 kill -KILL "$DAEMON"; wait "$DAEMON" 2>/dev/null || true; DAEMON=""
-wait_for 20 logged "tickerd-plasma: timeline offline" || fail "the widget did not notice the daemon leaving"
 layout_width() { grep "tickerd-plasma: geometry" "$WORK/viewer.log" | tail -n 1 | awk '{print $11}'; }
 hidden() { [ "$(layout_width)" = "0" ]; }
-wait_for 10 hidden || fail "with the daemon away the widget still asks the panel for $(layout_width) px"
+wait_for $((GRACE + MARGIN)) hidden ||
+    fail "$((GRACE + MARGIN)) s after the daemon was killed the widget still asks the panel for $(layout_width) px"
+hid_after=$(( ($(now_us) - killed_at) / 1000 ))
+# Measured from before the kill to after the log line, so never shorter than the widget's wait.
+[ "$hid_after" -ge $((GRACE * 1000)) ] || fail "the widget hid $hid_after ms after the daemon was killed, before the ${GRACE} s grace"
+echo "plasma: the daemon killed for good, the widget asked for 0 px $hid_after ms later (grace ${GRACE} s)"
+[ "$(counted_log "tickerd-plasma: timeline offline")" -gt "$offline_mark" ] || fail "the widget hid without going offline"
 ink() { # ink FILE: colours where the text was
-    import -window root "$1" && convert "$1" -crop "${EXPECTED_WIDTH}x${GH}+${GX}+${GY}" +repage -format %k info:
+    import -window root "$1" && ink_of "$1"
 }
 blank_shot() { [ "$(ink "$1")" -le 1 ]; }
-wait_for 10 blank_shot "$ARTIFACTS/away.png" || fail "with the daemon away the widget still draws (away.png)"
+wait_for "$MARGIN" blank_shot "$ARTIFACTS/away.png" || fail "with the daemon away the widget still draws (away.png)"
 for i in 1 2 3 4 5; do
     blank_shot "$WORK/away-$i.png" || { cp "$WORK/away-$i.png" "$ARTIFACTS/"; fail "the widget drew again while the daemon was away (away-$i.png)"; }
 done
-lines_before=$(grep -c "tickerd-plasma: timeline online" "$WORK/viewer.log")
+lines_before=$(counted_log "tickerd-plasma: timeline online messages=1")
 start_daemon
-back() { [ "$(grep -c "tickerd-plasma: timeline online messages=1" "$WORK/viewer.log")" -gt "$lines_before" ]; }
 wait_for 30 back || fail "the widget did not come back after the daemon restart"
 read -r GX GY GW GH CELL <<<"$(geometry)"
 shots "$WORK/restart" 20
@@ -374,6 +438,8 @@ lines_before=$(tooltip_lines)
 ctl set builds 7654321 --from 0 --duration 10s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter (pointer away)"
+# The widget draws a Timeline from its next paint on (see 3b): the shots start once it has painted.
+painted_twice || fail "the widget did not paint the counting Timeline (pointer away)"
 until="$(( $(now_us) + 2500000 ))"
 shots "$WORK/away-count" 5
 while [ "$(now_us)" -lt "$until" ]; do shots_more "$WORK/away-count" 5; done
@@ -403,6 +469,7 @@ tooltip_mark=$(tooltip_lines)
 ctl set builds 1234567 --from 0 --duration 3s --grouping >/dev/null
 digest=$(ctl timeline | sed 's/.*"digest":"\([0-9a-f]*\)".*/\1/')
 wait_for 20 logged "digest=$digest" || fail "the widget did not take the counter"
+painted_twice || fail "the widget did not paint the counting Timeline"
 shots "$WORK/counter" 30
 check "$WORK/counter" 0
 cp "$WORK/counter/shot-005.png" "$ARTIFACTS/counting.png"

@@ -5,8 +5,11 @@
 // and slides out (or in) like any other. Its frame clock runs only while something moves. It
 // long-polls `tickerctl timeline` for the channel's state; the package's main.qml only runs the
 // commands it asks for on Plasma's executable data engine (whose QML module differs between Plasma
-// 5 and 6). A left click runs `tickerctl activate` for the column under the pointer (it opens the
-// message's link with xdg-open and tells the daemon); a middle click pauses or resumes the channel.
+// 5 and 6). When the daemon's name goes away (an upgrade, a restart, a crash the unit restarts) it
+// keeps drawing the Timeline it has for a grace period (`grace`, 2 s) and hides only if the daemon
+// is not back by then: a restart does not blink. A left click runs `tickerctl activate` for the
+// column under the pointer (it opens the message's link with xdg-open and tells the daemon); a
+// middle click pauses or resumes the channel.
 import QtQuick 2.15
 import "../code/timeline.js" as T
 import "../code/frames.js" as Frames
@@ -34,7 +37,9 @@ Item {
     /// time its tooltip can show). While false, counting counters cost the full text nothing:
     /// it is not recomputed per display frame nor woken for. True unless told otherwise.
     property bool fullTextWanted: true
-    /// Whether there is nothing to show (no daemon, no channel, no message): the widget hides.
+    /// Whether there is nothing to show (no daemon, no channel, no message): the widget hides. The
+    /// daemon's name going away makes it true only once `grace` has passed without its return
+    /// (a failed poll, the bus lost, makes it true at once; so does a channel reported missing).
     readonly property bool empty: feed.state !== "online" || feed.messages === 0
     /// Whether the channel is paused.
     readonly property bool paused: timeline !== null && timeline.paused !== null
@@ -44,8 +49,12 @@ Item {
     readonly property int declaredColumns: columns + 1
     /// The tickerctl command line (a path or a name on PATH, options may follow: it is not quoted).
     property string tickerctl: "tickerctl"
-    /// The Timeline in effect, or null.
+    /// The Timeline in effect, or null. While the daemon is away within `grace` it is the one
+    /// read before it left (frames are a pure function of time: they stay exact).
     property var timeline: null
+    /// How long (ms) the widget keeps drawing its Timeline once the daemon's name goes away,
+    /// waiting for it to come back (docs/DESIGN.md: 2 s for every panel client).
+    readonly property int grace: 2000
 
     /// Asks for a shell command line to run; main.qml calls `finished` when it has exited.
     signal start(string command)
@@ -72,6 +81,8 @@ Item {
         property real drawnAt: 0
         // When the full text may change next (µs; Infinity: not until the Timeline changes).
         property real textAt: 0
+        // When the grace ends (ms since the epoch, as Date.now()), while the daemon is away.
+        property real graceEnds: 0
     }
 
     FontMetrics {
@@ -110,11 +121,9 @@ Item {
             retry.interval = 3000;
             restartPoll();
         } else {
-            if (feed.state !== "offline") {
-                feed.state = "offline";
-                timeline = null;
-                redraw();
-            }
+            // No bus (the session ending) or no tickerctl: hidden at once, with no grace.
+            if (feed.state !== "offline")
+                goOffline("poll failed");
             console.log("tickerd-plasma: poll failed (exit " + exitCode + "), again in " + retry.interval + " ms");
             retry.start();
             retry.interval = Math.min(2 * retry.interval, 60000);
@@ -161,6 +170,22 @@ Item {
         if (!state || typeof state.digest !== "string")
             return false;
         feed.digest = state.digest;
+        if (state.state === "offline" && feed.state === "online" && timeline !== null && !empty) {
+            // The daemon's name went away while the widget shows its Timeline: it keeps drawing
+            // it (the next poll, after this digest, waits for the name to come back) and hides
+            // only if the grace passes first. A second offline line does not extend the grace.
+            if (!away.running) {
+                feed.graceEnds = Date.now() + grace;
+                away.interval = grace;
+                away.start();
+                console.log("tickerd-plasma: daemon away, drawing on for " + grace + " ms digest=" + feed.digest);
+            }
+            return true;
+        }
+        if (away.running) {
+            away.stop();
+            console.log("tickerd-plasma: daemon back within the grace");
+        }
         feed.state = state.state;
         feed.text = state.text || "";
         feed.messages = state.messages || 0;
@@ -170,6 +195,18 @@ Item {
                     " paused=" + paused + " digest=" + feed.digest);
         redraw();
         return true;
+    }
+
+    /// Drops the Timeline and hides as offline (the grace over, or the poll failed).
+    function goOffline(why) {
+        console.log("tickerd-plasma: timeline offline messages=0 paused=false digest=" + feed.digest + " (" + why + ")");
+        away.stop();
+        feed.state = "offline";
+        feed.text = "";
+        feed.messages = 0;
+        feed.textAt = 0;
+        timeline = null;
+        redraw();
     }
 
     /// Sets the full text to the channel's whole text at `now` as Render would show it to a viewer
@@ -244,6 +281,9 @@ Item {
     // channel or width starts a new poll (the digest of another channel means nothing).
     onChannelChanged: {
         feed.digest = "";
+        // The Timeline held through the grace is the old channel's: not kept for the new one.
+        if (away.running)
+            goOffline("channel changed");
         if (feed.ready)
             restartPoll();
     }
@@ -277,6 +317,22 @@ Item {
         id: retry
         interval: 3000
         onTriggered: ticker.restartPoll()
+    }
+    // The grace: started when the daemon's name goes away, stopped when it comes back. A QML
+    // Timer is coarse (it may fire up to 5% early): one that fires before the grace has ended
+    // waits again for the rest, so the widget never hides before the 2 s are over.
+    Timer {
+        id: away
+        repeat: false
+        onTriggered: {
+            var left = feed.graceEnds - Date.now();
+            if (left > 0) {
+                interval = Math.min(Math.ceil(left), ticker.grace);
+                start();
+            } else {
+                ticker.goOffline("the daemon did not come back within " + ticker.grace + " ms");
+            }
+        }
     }
     Timer {
         id: wake
