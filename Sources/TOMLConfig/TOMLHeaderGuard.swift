@@ -9,7 +9,8 @@ import Glibc
 /// neither debug nor release builds define NDEBUG), so one typo in `tickerd.toml` killed the
 /// daemon at start or on reload. Found by the `config` fuzz target; see docs/fuzzing.md.
 /// Its `parse_value()` asserts the same way on an array value that starts with `}` (`a = [}]`) and
-/// on a date followed by a space and a lone digit (`2024-01-01 7`).
+/// on a date followed by a space and a lone digit (`2024-01-01 7`, or any value toml++ takes for a
+/// date: `20$3-02-01 7`).
 ///
 /// toml++ also recurses once per level of a dotted key (`[k.k.k…]`, `k.k.k… = 1`) and of nested
 /// arrays and inline tables, when it parses and when it frees the document: thousands of levels
@@ -134,21 +135,37 @@ public enum TOMLHeaderGuard {
         var dots = 0  // dots of the dotted key being read: outside strings, between key parts
         func tooDeep(_ problem: String) -> Fault { Fault(line: line, character: ".", whole: problem) }
         /// toml++ asserts on a date followed by a space and a lone digit (`2024-01-01 7`), which
-        /// it takes for the start of a time: true when one starts at `start`. No valid TOML has
-        /// one outside a string (after a date only a time `HH:MM:SS`, a comment or the value's
-        /// end may follow).
+        /// it takes for the start of a time: true when one starts at `start`. What toml++ takes
+        /// for a date is any value of ten characters (underscores not counted) that starts with a
+        /// digit and has `-` for its 5th and 8th (`20$3-02-01 7` trips it as well); no valid TOML
+        /// has such a value followed by a space and a lone digit outside a string (after a date
+        /// only a time `HH:MM:SS`, a comment or the value's end may follow).
         func isDateWithOneDigitTime(at start: Int) -> Bool {
             func digit(_ i: Int) -> Bool { at(i).map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
-            guard start == 0 || !digit(start - 1) else { return false }
-            let shape: [Bool?] = [true, true, true, true, nil, true, true, nil, true, true, nil, true]
-            for (offset, isDigit) in shape.enumerated() {
-                switch isDigit {
-                case true?: guard digit(start + offset) else { return false }
-                default: guard at(start + offset) == (offset == 10 ? 0x20 : 0x2D) else { return false }
-                }
+            // toml++ ends a value at whitespace, a line break, `]`, `}`, `,` or `#`.
+            func ends(_ byte: UInt8?) -> Bool {
+                guard let byte else { return true }
+                return [0x20, 0x09, 0x0D, 0x0A, 0x2C, 0x5D, 0x7D, 0x23].contains(byte)
             }
-            guard let after = at(start + 12) else { return true }
-            return [0x20, 0x09, 0x0D, 0x0A, 0x2C, 0x5D, 0x7D, 0x23].contains(after)
+            // A value starts the line or follows `=`, `[`, `{`, `,` or blanks.
+            guard start == 0 || [0x20, 0x09, 0x0D, 0x0A, 0x3D, 0x5B, 0x7B, 0x2C].contains(bytes[start - 1]) else {
+                return false
+            }
+            var i = start
+            var characters = 0
+            while !ends(at(i)) {
+                let byte = bytes[i]
+                if byte != 0x5F {  // toml++ skips underscores
+                    if (characters == 4 || characters == 7) && byte != 0x2D { return false }
+                    characters += 1
+                    if characters > 10 { return false }
+                }
+                // One character is one scalar: skip a UTF-8 sequence's continuation bytes.
+                i += 1
+                while let next = at(i), next & 0xC0 == 0x80 { i += 1 }
+            }
+            guard characters == 10, at(i) == 0x20, digit(i + 1) else { return false }
+            return ends(at(i + 2))
         }
         while let c = at(index) {
             switch c {
