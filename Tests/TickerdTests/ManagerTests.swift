@@ -120,14 +120,20 @@ import TickerModel
         }
     }
 
-    @Test func aRevealWaitingForItsSeamKeepsBothStartsAcrossARestartAndALaterChange() throws {
+    /// A manager whose `main` channel scrolls `text` at 1 cell a second, 100 ms after it was posted.
+    func scrollingSlowly(_ text: String) throws -> (Manager, ManualClock) {
         let clock = ManualClock(Self.base)
         let (manager, _) = makeManager(clock)
         var slow = ChannelConfigureRequest()
         slow.speed = 1
         try manager.configure(channel: "main", request: slow)
-        _ = try manager.post(channel: "main", text: "short", request: MessageRequest())
+        _ = try manager.post(channel: "main", text: text, request: MessageRequest())
         clock.now += 100_000
+        return (manager, clock)
+    }
+
+    @Test func aRevealWaitingForItsSeamKeepsBothStartsAcrossARestartAndALaterChange() throws {
+        let (manager, clock) = try scrollingSlowly("short")
         var revealing = MessageRequest()
         revealing.priority = 1
         revealing.effect = .reveal
@@ -170,13 +176,7 @@ import TickerModel
     /// A new speed while a revealed message waits for its seam: the seam stays, the motion reaches
     /// it at the new speed, and the reveal starts then (not at the instant the old speed gave).
     @Test func aNewSpeedMovesAWaitingRevealToWhenTheMessageComesIntoView() throws {
-        let clock = ManualClock(Self.base)
-        let (manager, _) = makeManager(clock)
-        var slow = ChannelConfigureRequest()
-        slow.speed = 1
-        try manager.configure(channel: "main", request: slow)
-        _ = try manager.post(channel: "main", text: "a first message that scrolls", request: MessageRequest())
-        clock.now += 100_000
+        let (manager, clock) = try scrollingSlowly("a first message that scrolls")
         var revealing = MessageRequest()
         revealing.effect = .reveal
         let id = try manager.post(channel: "main", text: "typed in", request: revealing)
