@@ -139,7 +139,8 @@ public enum TOMLHeaderGuard {
         /// for a date is any value of ten characters (underscores not counted) that starts with a
         /// digit and has `-` for its 5th and 8th (`20$3-02-01 7` trips it as well); no valid TOML
         /// has such a value followed by a space and a lone digit outside a string (after a date
-        /// only a time `HH:MM:SS`, a comment or the value's end may follow).
+        /// only a time `HH:MM:SS`, a comment or the value's end may follow); "lone" is anything
+        /// but a second digit after it.
         func isDateWithOneDigitTime(at start: Int) -> Bool {
             func digit(_ i: Int) -> Bool { at(i).map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
             // toml++ ends a value at whitespace, a line break, `]`, `}`, `,` or `#`.
@@ -164,8 +165,11 @@ public enum TOMLHeaderGuard {
                 i += 1
                 while let next = at(i), next & 0xC0 == 0x80 { i += 1 }
             }
+            // After the space, toml++ asserts when the digit is followed by anything that ends a
+            // value, Unicode spaces such as U+FEFF included; no valid TOML has anything but a
+            // second digit there (a time `HH:MM:SS`), so any other follower is refused.
             guard characters == 10, at(i) == 0x20, digit(i + 1) else { return false }
-            return ends(at(i + 2))
+            return !digit(i + 2)
         }
         while let c = at(index) {
             switch c {

@@ -153,23 +153,26 @@ private struct KeyLines {
     }
 
     /// The first `target` in `text` that is not inside a quoted key, else nil: a quoted key may
-    /// hold `=`, `]` or `#` (a basic string's `\"` does not close it).
-    private static func firstUnquoted(_ target: Character, in text: Substring) -> Substring.Index? {
-        var quote: Character?
+    /// hold `=`, `]` or `#` (a basic string's `\"` does not close it). Read by scalar, as TOML
+    /// is: a quote followed by a combining mark is one Swift `Character`, and it still opens or
+    /// closes a key.
+    private static func firstUnquoted(_ target: Unicode.Scalar, in text: Substring) -> Substring.Index? {
+        var quote: Unicode.Scalar?
         var escaped = false
-        for index in text.indices {
-            let character = text[index]
+        let scalars = text.unicodeScalars
+        for index in scalars.indices {
+            let scalar = scalars[index]
             if let open = quote {
                 if escaped {
                     escaped = false
-                } else if open == "\"" && character == "\\" {
+                } else if open == "\"" && scalar == "\\" {
                     escaped = true
-                } else if character == open {
+                } else if scalar == open {
                     quote = nil
                 }
-            } else if character == "\"" || character == "'" {
-                quote = character
-            } else if character == target {
+            } else if scalar == "\"" || scalar == "'" {
+                quote = scalar
+            } else if scalar == target {
                 return index
             }
         }

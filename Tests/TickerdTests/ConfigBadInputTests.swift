@@ -126,6 +126,13 @@ import TickerModel
             try loader.parse("\n\n\"x\\\\\\r\\u00E9\\\"y\" = 8\n", file: file)
         })
         #expect(escapes.line == 3 && escapes.key == "x\\\r\u{E9}\"y", "\(escapes)")
+        // A quoted key that starts with a combining mark: Swift makes one Character of the quote
+        // and the mark, and the locator missed the quote (the sources target's `"\u{6DF}dscz t:"=1`).
+        for (source, line) in [("\n\"\u{6DF}dscz t:\"=1\n", 2), ("[channel.main]\n'\u{301}x=' = 1\n", 2),
+                               ("[\"\u{6DF}c\".d]\nx = 1\n", 1)] {
+            let marked = try #require(#expect(throws: ConfigError.self) { try loader.parse(source, file: file) })
+            #expect(marked.line == line, "\(source.debugDescription): \(marked)")
+        }
         let locator = TOMLKeyLocator(source: "[\"a]b\".c]\n'x=y' = 1\n[[\"l]]ist\"]]\nz = 2\n")
         #expect(locator.line(of: "a]b.c.x=y") == 2)
         #expect(locator.line(of: "l]]ist[1].z") == 4)

@@ -43,12 +43,13 @@ import TickerModel
     /// a comment, reads as before.
     /// What toml++ takes for a date is any ten characters (underscores not counted) that start
     /// with a digit and have `-` 5th and 8th: the fuzzers' `it =  02$3-02-01 0  …` (config) and
-    /// `l=1--1-e!-e= 2` (sources) tripped it again.
+    /// `l=1--1-e!-e= 2` (sources) tripped it again, and a digit followed by U+FEFF, which toml++
+    /// reads as a space.
     @Test(arguments: [("[[message]]\nid = \"a\"\nstart = 2024-01-01 7\n", 3), ("x = [2024-01-01 0, 1]\n", 1),
                       ("\n\nx = {d = 1979-05-27 9}\n", 3), ("x = 2024-14-01 0 UTC\"\n", 1),
                       ("it =  02$3-02-01 0  02$3-02-01 00n:e\n", 1), ("x = 2023-02-0a 0\n", 1),
                       ("x = 20_23-02-01 0\n", 1), ("x=2023-02-\u{E9}\u{E9} 0\n", 1), ("\nx = 2--4-56-89 0\n", 2),
-                      ("l=1--1-e!-e= 2 \n", 1)])
+                      ("l=1--1-e!-e= 2 \n", 1), ("ifectrt =  3883-03-01 0\u{FEFF}e\n\"9[m7e\n", 1)])
     func aDateWithALoneDigitForItsTimeIsAnError(source: String, line: Int) {
         #expect {
             _ = try loader.parse(source, file: file)
