@@ -24,8 +24,9 @@ struct ChannelState: Sendable {
     var effects: EffectState
     /// Whether the tape of ``activeIDs`` waits to be applied: a change came while the previous one
     /// was entering the view, and applying it then would have restarted the stream (a jump), so it
-    /// is applied when that one settles. Not stored: a restored channel is held, so the first
-    /// evaluation after a restart applies whatever differs.
+    /// is applied when that one settles; or a new separator or gap asks for the tape to be read
+    /// again (the same transaction's evaluation applies it as a content change). Not stored: a
+    /// restored channel is held, so the first evaluation after a restart applies whatever differs.
     var tapeHeld = false
     /// The tape last built for the channel's messages while it had no counters, with what it was
     /// built from: the next tape is edited from it (``tape(_:at:)``), and ``text(at:)``
