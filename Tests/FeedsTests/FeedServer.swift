@@ -44,6 +44,15 @@ final class FeedServer: @unchecked Sendable {
         process.waitForOutput(timeout: .seconds(30)) { $0.split(separator: "\n").dropFirst().contains(where: predicate) }
     }
 
+    /// ``waitForLine(_:)`` for an async test, on a thread of its own: the test's task gives its
+    /// thread of the cooperative pool back while it waits, so the tasks it waits for (a fetch it
+    /// started) can run even when the rest of the suite holds the pool's other threads.
+    func lineLogged(_ predicate: @escaping @Sendable (Substring) -> Bool) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            Thread { [self] in continuation.resume(returning: waitForLine(predicate)) }.start()
+        }
+    }
+
     func stop() {
         process.kill(SIGTERM)
         _ = try? process.wait(timeout: .seconds(30))

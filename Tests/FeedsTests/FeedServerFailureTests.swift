@@ -37,7 +37,7 @@ import SourceFetch
             slowEnded.withLock { $0 = true }
             return result
         }
-        #expect(server.waitForLine { $0.hasPrefix("/slow.xml trickling") })
+        #expect(await server.lineLogged { $0.hasPrefix("/slow.xml trickling") })
 
         // Another feed on the same server is read while the slow one still trickles.
         let fast = await FeedFetchTests.fetch(try ConditionalFetcher(url: server.url("fast.xml"), timeout: 10), HTTPValidators())
