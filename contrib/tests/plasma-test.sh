@@ -222,6 +222,12 @@ kill "$MONITOR"; wait "$MONITOR" 2>/dev/null || true
 xdotool click 2
 resumed() { ! paused; }
 wait_for 10 resumed || fail "a second middle click did not resume the channel"
+# The pointer leaves the widget: its tooltip (a long text's is taller than the panel and may be
+# placed over it) must not cover the text the shots below read. Later steps hover again.
+tooltip_region_ink() { import -window root "$1" 2>/dev/null && convert "$1" -crop 660x130+0+165 +repage -format %k info:; }
+no_tooltip() { [ "$(tooltip_region_ink "$WORK/no-tooltip.png")" -le 8 ]; }
+xdotool mousemove 655 295   # off plasmoidviewer's window (640x160 at 0,0)
+wait_for 10 no_tooltip || fail "the tooltip stayed open with the pointer away from the widget"
 
 # 3. A daemon restart (SIGTERM, then a new tickerd on the same bus with the same state folder, as
 # an upgrade or `systemctl restart` does) while the text scrolls: the daemon's name goes away for a
@@ -429,8 +435,6 @@ wait_for 20 logged "digest=$digest" || fail "the widget did not take the countin
 # The moment the pointer comes over it mid-count, the tooltip's text is the count of that moment
 # (between Render's numbers just before the hover and just after the text came).
 xdotool mousemove 655 295   # off plasmoidviewer's window (640x160 at 0,0)
-tooltip_region_ink() { import -window root "$1" 2>/dev/null && convert "$1" -crop 660x130+0+165 +repage -format %k info:; }
-no_tooltip() { [ "$(tooltip_region_ink "$WORK/no-tooltip.png")" -le 8 ]; }
 wait_for 10 no_tooltip || fail "the tooltip stayed open with the pointer away from the widget"
 tooltip_lines() { grep -c "tickerd-plasma: tooltip" "$WORK/viewer.log" || true; }
 render_number() { ctl render --columns 40 | tr -dc 0-9; }
