@@ -6,8 +6,9 @@ import TickerModel
 ///
 /// It reads the channel's properties once, then only listens: `PropertiesChanged` of the channel
 /// (new Timeline, Text, Columns), `NameOwnerChanged` of the daemon's name (gone: the frames of the
-/// Timeline it has go on for the grace period, then an offline line; back: read again) and the manager's `PropertiesChanged` (a missing channel may appear). Frames
-/// are computed locally; one timer is armed for the next visible change. Nothing is sent on the bus
+/// Timeline it has go on for the grace period, then an offline line; back: read again) and the
+/// manager's `PropertiesChanged` (a missing channel may appear). Frames are computed locally;
+/// one timer is armed for the next visible change. Nothing is sent on the bus
 /// per frame, and nothing runs while nothing visible changes. When the bus itself goes away it
 /// connects again with a growing delay. It never stops on its own, except when its reader is gone.
 /// Whenever it reads the channel it declares its width to the daemon (`Subscribe` with `fps` 0).

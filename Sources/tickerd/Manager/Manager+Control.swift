@@ -176,11 +176,8 @@ extension Manager {
             // or gap is new content: this transaction's evaluation reads the tape again and applies
             // it like any content change, at a seam (``ChannelState/tapeHeld``). Any other change
             // (a mode, a direction) starts the motion again at home.
-            let sameTiming = settings.speed == previous.speed && settings.delay == previous.delay
-                && settings.align == previous.align
-            let kept = !settings.keepsMotion(of: previous) ? nil
-                : sameTiming ? state.timeline : state.timeline.retimed(to: settings, at: now)
-            if let kept {
+            // (`retimed` leaves a timeline whose speed and hold are unchanged as it is.)
+            if settings.keepsMotion(of: previous), let kept = state.timeline.retimed(to: settings, at: now) {
                 state.timeline = kept
                 if settings.separator != previous.separator || settings.gap != previous.gap {
                     state.tapeHeld = true
