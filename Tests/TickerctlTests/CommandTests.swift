@@ -143,6 +143,7 @@ import TestSupport
             (["set", "temperature", "-4.5", "--decimals", "1"], "-4.5"),
             (["set", "--suffix", " °C", "temperature", "-12"], "-12.0 °C"),
             (["set", "--grouping", "temperature", "-1e4"], "-10,000.0 °C"),
+            (["set", "temperature", "--grouping", "-2"], "-2.0 °C"),
             (["set", "temperature", "--", "-3"], "-3.0 °C"),
             (["set", "--from", "-20", "--prefix", "-", "temperature", "-7"], "--7.0 °C"),
         ] {
@@ -157,6 +158,21 @@ import TestSupport
         // A text that reads as a negative number posts as it is.
         let id = try fixture.ok(["post", "--channel", "side", "-40"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!id.isEmpty)
+        #expect(try fixture.render(columns: 5, at: CLIFixture.nowMicroseconds(), channel: "side") == "-40  ")
+        // An option given a negative value gets that value's own error, not "missing value".
+        for (arguments, named) in [
+            (["post", "--ttl", "-5s", "x"], "--ttl: invalid time span '-5s': negative spans are not allowed"),
+            (["post", "--calendar", "daily", "--duration", "-1h", "x"], "--duration: invalid time span '-1h'"),
+            (["render", "--columns", "-3"], "The value '-3' is invalid for '--columns"),
+            (["set", "--duration", "-2s", "temperature", "-4"], "--duration: invalid time span '-2s'"),
+        ] {
+            let result = try fixture.run(arguments)
+            #expect(result.status != 0 && result.stderr.contains(named), "\(arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
+        }
+        // An option whose value was forgotten still says so.
+        let forgotten = try fixture.run(["post", "--ttl", "--priority", "3", "x"])
+        #expect(forgotten.status == 64 && forgotten.stderr.contains("Missing value for '--ttl"), "\(forgotten.stderr)")
         #expect(try fixture.render(columns: 5, at: CLIFixture.nowMicroseconds(), channel: "side") == "-40  ")
     }
 
