@@ -22,10 +22,15 @@ enum ConfigTarget {
             config = try loader.parse(source, file: file)
         } catch {
             let lines = input.bytes.count { $0 == 0x0A } + 1
-            require(error.file == file, "error names file '\(error.file)': \(error)")
-            require((0...lines + 1).contains(error.line), "error names line \(error.line) of \(lines): \(error)")
-            require(error.key.isEmpty || error.line >= 1, "error names key '\(error.key)' without a line: \(error)")
+            // Every mistake listed is located; each has its line of the description.
+            for mistake in error.listed {
+                require(mistake.file == file, "error names file '\(mistake.file)': \(error)")
+                require((0...lines + 1).contains(mistake.line), "error names line \(mistake.line) of \(lines): \(error)")
+                require(mistake.key.isEmpty || mistake.line >= 1, "error names key '\(mistake.key)' without a line: \(error)")
+            }
+            require(error.listed.count <= ConfigProblems.listed, "\(error.listed.count) mistakes listed: \(error)")
             require(error.description.hasPrefix(file), "error does not start with the file: \(error)")
+            require(error.listed.allSatisfy { error.description.contains($0.description) }, "a mistake is not described: \(error)")
             if let nul = input.bytes.firstIndex(of: 0) {
                 let line = input.bytes[..<nul].count { $0 == 0x0A } + 1
                 require(error.line == line && error.description.contains("NUL"), "a NUL on line \(line) gave: \(error)")

@@ -1,4 +1,8 @@
 /// A configuration mistake, located so a person can fix it: `file:line: key: what is wrong`.
+///
+/// A file with mistakes in several sections is refused with the first of them in the file, which
+/// also lists the first mistake of each other section (``more``), so one check names them all
+/// (``ConfigProblems``).
 public struct ConfigError: Error, CustomStringConvertible, Equatable {
     /// The configuration file's path.
     public let file: String
@@ -9,6 +13,10 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
     public let key: String
     /// What is wrong and, where it helps, what would be right.
     public let problem: String
+    /// Further mistakes of the same file, in file order (each without ``more``).
+    public internal(set) var more: [ConfigError] = []
+    /// How many further mistakes were found beyond ``more`` and are only counted.
+    public internal(set) var unlisted = 0
 
     /// An error at `line` of `file` about `key` (line 0: none; key "": the file itself).
     public init(file: String, line: Int, key: String, problem: String) {
@@ -18,8 +26,25 @@ public struct ConfigError: Error, CustomStringConvertible, Equatable {
         self.problem = problem
     }
 
-    /// `file:line: key: problem`, leaving out what is unknown.
+    /// This mistake and the further ones it lists, each without ``more``.
+    public var listed: [ConfigError] {
+        var first = self
+        first.more = []
+        first.unlisted = 0
+        return [first] + more
+    }
+
+    /// `file:line: key: problem`, leaving out what is unknown; further mistakes follow, one a line,
+    /// and then how many more there are.
     public var description: String {
+        var lines = [location]
+        lines += more.map(\.location)
+        if unlisted > 0 { lines.append("\(file): and \(unlisted) more \(unlisted == 1 ? "mistake" : "mistakes")") }
+        return lines.joined(separator: "\n")
+    }
+
+    /// This mistake alone: `file:line: key: problem`.
+    private var location: String {
         switch (line, key.isEmpty) {
         case (0, true): return "\(file): \(problem)"
         case (0, false): return "\(file): \(key): \(problem)"

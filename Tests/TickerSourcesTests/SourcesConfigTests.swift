@@ -61,6 +61,18 @@ import TickerSources
         }
     }
 
+    /// Mistakes in several sources: one check names each source's first, in file order (a name
+    /// used again counts against the sources read without a mistake).
+    @Test func everySourcesFirstMistakeIsNamed() throws {
+        let header = "[[source]]\nname = \"c\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\n"
+        let text = "lease = \"soon\"\n" + header + "template = \"{output\"\ncolour = 1\n"
+            + "[[source]]\nname = \"ok\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\ntemplate = \"x\"\n"
+            + header.replacingOccurrences(of: "\"c\"", with: "\"ok\"") + "template = \"y\"\n"
+        let found = try #require(self.error(text))
+        #expect(found.listed.map { "\($0.line) \($0.key)" } == ["1 lease", "8 source[1].colour", "16 source[3].name"])
+        #expect(found.description.split(separator: "\n").count == 3)
+    }
+
     /// A file that is not UTF-8 (a Latin-1 é in a template) was refused with line 0: the person
     /// had to search the file for it.
     @Test func bytesThatAreNotUTF8AreRefusedWithTheirLineAndColumn() throws {

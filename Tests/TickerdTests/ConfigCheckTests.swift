@@ -50,6 +50,41 @@ import TestSupport
         #expect(reload.stderr.contains("InvalidConfig: \(reason); the old configuration stays in force"), "\(reload.stderr)")
     }
 
+    /// A file with mistakes in several sections: the check names each on its own line, and a
+    /// reload answers with the same lines, so one pass fixes them all.
+    @Test func everySectionsMistakeIsNamedByTheCheckAndTheReload() throws {
+        let fixture = try DaemonFixture(config: "[channel.main]\nspeed = 20\n")
+        try fixture.daemon.writeConfig("""
+            [channel.main]
+            mode = "sideways"
+
+            [[message]]
+            text = "fine"
+
+            [[message]]
+            text = "x"
+            ttl = "soon"
+            """)
+        let path = fixture.daemon.configPath
+        let checked = try Self.check(["--config", path])
+        #expect(checked.status == 1)
+        let lines = checked.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(checked.stderr)")
+        #expect(lines.first?.hasPrefix("\(path):2: channel.main.mode: must be one of") == true, "\(checked.stderr)")
+        #expect(lines.last?.hasPrefix("\(path):9: message[2].ttl: not a time span") == true, "\(checked.stderr)")
+
+        let reload = try fixture.gdbus(DaemonFixture.managerPath, "\(DaemonFixture.control).Reload", [])
+        #expect(reload.status != 0)
+        for line in lines { #expect(reload.stderr.contains(line), "\(reload.stderr)") }
+        // The old configuration stays: the channel keeps its speed.
+        let timeline = try fixture.busctl([
+            "get-property", DaemonFixture.service, DaemonFixture.channelPath("main"), DaemonFixture.channelInterface, "Timeline",
+        ])
+        let fields = try JSONSerialization.jsonObject(with: Data(timeline.stdout.utf8)) as? [String: Any]
+        let speed = ((fields?["data"] as? [String: Any])?["speed"] as? [String: Any])?["data"] as? Double
+        #expect(speed == 20, "\(timeline.stdout)")
+    }
+
     /// The file is found as the daemon finds it: `$CONFIGURATION_DIRECTORY` (the unit's
     /// `ConfigurationDirectory=`) before the bus's default; a missing default file is no mistake,
     /// a missing `--config` file is.

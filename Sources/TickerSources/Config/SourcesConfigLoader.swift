@@ -54,20 +54,26 @@ public struct SourcesConfigLoader {
             throw ConfigError(file: file, line: error.line, key: "", problem: error.description)
         }
         let document = ConfigTable(parsed, file: file, locator: TOMLKeyLocator(source: text))
-        try document.rejectUnknownKeys(Self.topKeys)
+        // Each source is read on after another's mistake, so that one check names them all.
+        var problems = ConfigProblems()
+        problems.reading { () throws(ConfigError) in try document.rejectUnknownKeys(Self.topKeys) }
         var config = SourcesConfig()
-        if let lease = try Self.timeSpan(document, "lease") {
+        problems.reading { () throws(ConfigError) in
+            guard let lease = try Self.timeSpan(document, "lease") else { return }
             guard lease >= 1_000_000 else { throw document.error("lease", "must be at least 1s") }
             config.timing = LeaseTiming(lease: lease)
         }
         var names: Set<String> = []
-        for table in try document.tables("source") {
-            let entry = try readSource(table)
-            guard names.insert(entry.binding.name).inserted else {
-                throw table.error("name", "the name '\(entry.binding.name)' is used by an earlier source")
+        for table in problems.reading({ () throws(ConfigError) in try document.tables("source") }) ?? [] {
+            problems.reading { () throws(ConfigError) in
+                let entry = try readSource(table)
+                guard names.insert(entry.binding.name).inserted else {
+                    throw table.error("name", "the name '\(entry.binding.name)' is used by an earlier source")
+                }
+                config.entries.append(entry)
             }
-            config.entries.append(entry)
         }
+        try problems.check()
         return config
     }
 

@@ -57,39 +57,54 @@ struct ConfigLoader {
             throw ConfigError(file: file, line: error.line, key: "", problem: error.description)
         }
         let document = ConfigTable(parsed, file: file, locator: TOMLKeyLocator(source: source))
-        try document.rejectUnknownKeys(Self.topKeys)
+        // Each section is read on after another's mistake, so that one check names them all.
+        var problems = ConfigProblems()
+        problems.reading { () throws(ConfigError) in try document.rejectUnknownKeys(Self.topKeys) }
         var config = DaemonConfig()
-        if let limits = try document.table("limits") { config.limits = try readLimits(limits) }
+        let limits = problems.reading { () throws(ConfigError) in
+            try document.table("limits").map { table throws(ConfigError) in try readLimits(table) }
+        }
+        // The rest is checked against the limits: with a mistake there, it would be checked
+        // against others than the file's, so it is not read.
+        if limits == nil { try problems.check() }
+        if let limits = limits ?? nil { config.limits = limits }
         // The file is checked against its own limits, so that applying it to a fresh daemon
         // cannot fail where the error could not name the file, line and key.
         var budget = ChannelBudget(limits: config.limits.model)
-        if let channels = try document.table("channel") {
+        if let channels = problems.reading({ () throws(ConfigError) in try document.table("channel") }) ?? nil {
             for name in channels.keys.sorted() {
-                guard ChannelName.isValid(name) else {
-                    throw channels.error(name, "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+                problems.reading { () throws(ConfigError) in
+                    guard ChannelName.isValid(name) else {
+                        throw channels.error(name, "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+                    }
+                    guard let section = try channels.table(name) else { return }
+                    let channel = try readChannel(section)
+                    if let problem = budget.addChannel(name) { throw channels.error(name, problem) }
+                    config.channels[name] = channel
                 }
-                guard let section = try channels.table(name) else { continue }
-                config.channels[name] = try readChannel(section)
-                if let problem = budget.addChannel(name) { throw channels.error(name, problem) }
             }
         }
         var ids: [String: Int] = [:]
-        for (offset, entry) in try document.tables("message").enumerated() {
+        let messages = problems.reading { () throws(ConfigError) in try document.tables("message") } ?? []
+        for (offset, entry) in messages.enumerated() {
             // Counted from 1, like the file's errors (`message[1]`) and default ids (`config-1`).
             let number = offset + 1
-            let message = try readMessage(entry, number: number, limits: config.limits.model)
-            if let first = ids[message.id] {
-                // A default id (config-N by position) is not in the file: say where it comes from.
-                throw entry.error("id", entry.keys.contains("id")
-                    ? "id '\(message.id)' is used twice: message[\(first)] has it too"
-                    : "this message's default id '\(message.id)' (config-N by position) is message[\(first)]'s id; "
-                        + "give this one an id")
+            problems.reading { () throws(ConfigError) in
+                let message = try readMessage(entry, number: number, limits: config.limits.model)
+                if let first = ids[message.id] {
+                    // A default id (config-N by position) is not in the file: say where it comes from.
+                    throw entry.error("id", entry.keys.contains("id")
+                        ? "id '\(message.id)' is used twice: message[\(first)] has it too"
+                        : "this message's default id '\(message.id)' (config-N by position) is message[\(first)]'s id; "
+                            + "give this one an id")
+                }
+                ids[message.id] = number
+                if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
+                if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
+                config.messages.append(message)
             }
-            ids[message.id] = number
-            if let problem = budget.addChannel(message.channel) { throw entry.error("channel", problem) }
-            if let problem = budget.addMessage(to: message.channel) { throw entry.error("channel", problem) }
-            config.messages.append(message)
         }
+        try problems.check()
         return config
     }
 

@@ -13,3 +13,5 @@ typealias TOMLDocument = TOMLConfig.TOMLDocument
 typealias TOMLKeyLocator = TOMLConfig.TOMLKeyLocator
 /// The guard against headers toml++ asserts on (``TOMLConfig/TOMLHeaderGuard``).
 typealias TOMLHeaderGuard = TOMLConfig.TOMLHeaderGuard
+/// The mistakes of a file read section by section (``TOMLConfig/ConfigProblems``).
+typealias ConfigProblems = TOMLConfig.ConfigProblems
