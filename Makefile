@@ -239,7 +239,8 @@ install-plasmoid: plasmoid
 ## gnome-extension: assemble both forms of the GNOME Shell extension from contrib/ sources
 # $(GNOME_BUILD)/legacy/<uuid>/ (GNOME Shell 43–44, `imports` modules) and $(GNOME_BUILD)/esm/<uuid>/
 # (45 and later, ES modules), each also zipped as $(GNOME_BUILD)/<uuid>-<form>.zip for
-# `gnome-extensions install`. Both share contrib/gnome-shell/common/indicator.js and
+# `gnome-extensions install`. Both share contrib/gnome-shell/common/ (the item, its place in the
+# bar, the preferences page and the settings' schema, compiled into schemas/) and
 # contrib/js/timeline.js; the ES-module form gets an `export` line appended to its copies.
 GNOME_UUID  := tickerd@tickerd.github.io
 GNOME_BUILD := .build-gnome
@@ -247,12 +248,18 @@ GNOME_TIMELINE_EXPORTS := Timeline, fromVariant, ease, cellWidth, clusters, EASI
 gnome-extension:
 	rm -rf $(GNOME_BUILD) && install -d $(GNOME_BUILD)/legacy/$(GNOME_UUID) $(GNOME_BUILD)/esm/$(GNOME_UUID)
 	for form in legacy esm; do \
-	  cp contrib/gnome-shell/$$form/extension.js contrib/gnome-shell/$$form/metadata.json \
+	  out=$(GNOME_BUILD)/$$form/$(GNOME_UUID); \
+	  cp contrib/gnome-shell/$$form/extension.js contrib/gnome-shell/$$form/prefs.js contrib/gnome-shell/$$form/metadata.json \
 	     contrib/gnome-shell/common/stylesheet.css contrib/gnome-shell/common/indicator.js \
-	     contrib/js/timeline.js $(GNOME_BUILD)/$$form/$(GNOME_UUID)/ || exit 1; \
+	     contrib/gnome-shell/common/panelitem.js contrib/gnome-shell/common/prefspage.js \
+	     contrib/js/timeline.js $$out/ && \
+	  install -d $$out/schemas && cp contrib/gnome-shell/common/schemas/*.gschema.xml $$out/schemas/ && \
+	  glib-compile-schemas --strict $$out/schemas || exit 1; \
 	done
 	printf '\nexport {$(GNOME_TIMELINE_EXPORTS)};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/timeline.js
 	printf '\nexport {makeIndicator};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/indicator.js
+	printf '\nexport {PanelItem, channelName};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/panelitem.js
+	printf '\nexport {makePreferencesPage};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/prefspage.js
 	for form in legacy esm; do \
 	  (cd $(GNOME_BUILD)/$$form/$(GNOME_UUID) && python3 -m zipfile -c ../../$(GNOME_UUID)-$$form.zip *) || exit 1; \
 	done
@@ -267,7 +274,7 @@ install-gnome-extension: gnome-extension
 	form=$$([ "$$major" -ge 45 ] && echo esm || echo legacy); \
 	rm -rf "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
 	install -d "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)"; \
-	cp $(GNOME_BUILD)/$$form/$(GNOME_UUID)/* "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)/"; \
+	cp -R $(GNOME_BUILD)/$$form/$(GNOME_UUID)/. "$(DESTDIR)$(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)/"; \
 	echo "Installed the $$form form (GNOME Shell $$major) into $(GNOME_EXTENSIONS_DIR)/$(GNOME_UUID)."; \
 	echo "Then: gnome-extensions enable $(GNOME_UUID) (on Wayland, after logging out and in)"
 

@@ -11,7 +11,8 @@
 # tickerctl, takes screenshots through org.gnome.Shell.Screenshot (owning org.gnome.Screenshot, as
 # gnome-screenshot does) and checks what a user sees; see its header for the assertions. Then
 # contrib/tests/gnome_shell_day.py, in the same Shell, goes through a day: a click, a daemon restart
-# (the text stays), a crash (it hides after the grace) and restart, content changes mid-scroll, texts people write, the Shell stopped and resumed (see
+# (the text stays), a crash (it hides after the grace) and restart, content changes mid-scroll, texts people write, the
+# preferences window choosing another channel, width and place, the Shell stopped and resumed (see
 # its header). A failure names the frame and leaves the screenshots in artifacts/gnome-shell/.
 #
 #   contrib/tests/gnome-shell-test.sh            (CI: 8 s cost windows)
@@ -96,5 +97,6 @@ PIDS+=("$SHELL_PID")
 for probe in ${GNOME_PROBES:-probe day}; do
     "$PYTHON" "$ROOT/contrib/tests/gnome_shell_$probe.py" \
         --bin "$BIN" --bus "$DBUS_SESSION_BUS_ADDRESS" --shell-pid "$SHELL_PID" --shell-log "$WORK/gnome-shell.log" \
-        --work "$WORK" --artifacts "$ARTIFACTS" --uuid "$UUID" --cost-window "${GNOME_COST_WINDOW:-8}"
+        --work "$WORK" --artifacts "$ARTIFACTS" --uuid "$UUID" --cost-window "${GNOME_COST_WINDOW:-8}" \
+        --prefs "$GNOME_BUILD/esm/$UUID"
 done

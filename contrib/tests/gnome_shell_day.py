@@ -24,6 +24,12 @@ cells, the text at the item's place):
 * texts people write: Hebrew, Arabic and mixed-direction text, emoji, CJK, a very long message
   and a single short word: every shot is Render's frame (ink in every cell Render fills, none
   in its spaces, wide glyphs centred in their two cells);
+* the preferences (prefspage.js in a libadwaita window on this Shell, driven as a person uses
+  it: contrib/tests/gnome_prefs_driver.js): another channel applied in the Channel row moves the
+  item to that channel, every shot Render's frame of it; a name that is no channel name shows an
+  error and changes nothing; a new width resizes the item to it (and the shots match Render at the
+  new columns), a new place moves it to the left box; the window is shot for a person to look at
+  (day-prefs.png); then the settings go back to their defaults and the item to main;
 * the Shell stopped for 3 s (SIGSTOP, then SIGCONT: what a suspend does to its main loop): the
   shots after it show the frame of the real time, not a catch-up from where it stopped (a frame
   more than 2 s old matches no instant; at most one shot in ten may be painted late).
@@ -32,6 +38,7 @@ One shot in ten of a step may show a frame painted up to 2 s late by a starved S
 (gnome_shell_probe.Reader.late_failure).
 Exits 1 naming the step and frame; shots stay in --artifacts (day-*.png).
 """
+import json
 import os
 import signal
 import subprocess
@@ -274,7 +281,97 @@ class Day:
             self.read(f'text-{what}', seconds=2)
         self.ctl('remove', samples[-1][0])
 
-    # 5. the Shell stopped and resumed
+    # 5. the preferences
+
+    def preferences(self):
+        """The preferences page, in a real window on this Shell, changes what the item shows."""
+        self.ctl('configure', 'side', 'speed=8')
+        self.ctl('post', '--channel', 'side', '--urgent', '--id', 'side',
+                 'The side channel, chosen in the preferences, now in the top bar')
+        self.ctl('post', '--urgent', '--id', 'home', 'The main channel, shown until the preferences say otherwise')
+        self.place = None
+        self.settle_place()
+        self.read('prefs-main', count=3)
+        installed = os.path.join(self.args.work, 'data', 'gnome-shell', 'extensions', self.args.uuid)
+        environment = dict(os.environ, WAYLAND_DISPLAY='wayland-0', GDK_BACKEND='wayland', GTK_A11Y='none')
+        driver = subprocess.Popen(
+            ['gjs', '-m', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gnome_prefs_driver.js'),
+             self.args.prefs, os.path.join(installed, 'schemas')],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(os.path.join(self.args.work, 'prefs.log'), 'w'),
+            text=True, bufsize=1, env=environment)
+
+        def say(line):
+            driver.stdin.write(line + '\n')
+            driver.stdin.flush()
+            answer = driver.stdout.readline().strip()
+            if not answer.startswith('ok '):
+                raise Failure(f'preferences: {line!r} answered {answer!r} (see prefs.log)')
+            return json.loads(answer[3:])
+
+        def item(channel, box):
+            return lambda: tuple(self.probe.call(HELPER, HELPER_PATH, HELPER, 'Item')) == (channel, box)
+        try:
+            shown = driver.stdout.readline().strip()
+            if not shown.startswith('shown ok ') or json.loads(shown[9:])['rows'] != ['main', 360, 1]:
+                raise Failure(f'preferences: the window opened with {shown!r} (see prefs.log)')
+            # A new window may bring the overview back: left again, the window shows on the desktop.
+            def window_shown():
+                self.probe.call(HELPER, HELPER_PATH, HELPER, 'HideOverview')
+                return 'tickerd ticker' in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0]
+            wait_for(window_shown, 20, 'the preferences window to show')
+            self.probe.shot_screen('day-prefs')
+            state = say('channel Bad Name')
+            if state['channel'] != 'main' or not state['error']:
+                raise Failure(f'preferences: a name that is no channel name was taken: {state}')
+            state = say('channel side')
+            if state['channel'] != 'side' or state['error']:
+                raise Failure(f'preferences: the channel was not applied: {state}')
+            wait_for(item('side', 'center'), 10, 'the item to show the side channel')
+            self.probe.channel = 'side'
+            self.place = None
+            self.settle_place()
+            self.read('prefs-side', seconds=2)
+            say('width 240')
+            wait_for(lambda: (self.probe.shown_clip() or [0] * 8)[3] <= 240, 10, 'the item to narrow to 240 px')
+            self.place = None
+            self.settle_place()
+            width, columns = self.place[2], int(self.probe.clip()[6])
+            self.read('prefs-narrow', seconds=2)
+            say('position 0')
+            wait_for(item('side', 'left'), 10, 'the item to move to the left box')
+            self.place = None
+            self.settle_place()
+            self.read('prefs-left', count=5)
+            driver.stdin.write('quit\n')
+            driver.stdin.close()
+            driver.wait(10)
+            wait_for(lambda: 'tickerd ticker' not in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0], 10,
+                     'the preferences window to close')
+            # The Shell's own preferences app (org.gnome.Shell.Extensions) loads the installed prefs.js.
+            subprocess.run(['gnome-extensions', 'prefs', self.args.uuid], check=True)
+            wait_for(window_shown, 30, 'the Shell\'s preferences app to show the extension\'s window')
+            self.probe.shot_screen('day-prefs-app')
+            self.probe.call(HELPER, HELPER_PATH, HELPER, 'CloseWindow', GLib.Variant('(s)', ('tickerd ticker',)))
+            wait_for(lambda: 'tickerd ticker' not in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0], 10,
+                     'the preferences app\'s window to close')
+            print(f'preferences: the page applied the side channel (a bad name refused), {width:.0f} px '
+                  f'({columns} columns) and the left box; the shots match Render of side throughout; the '
+                  'Shell\'s preferences app opened the installed prefs.js (day-prefs-app.png)')
+        finally:
+            if driver.poll() is None:
+                driver.kill()
+                driver.wait(10)
+            for key in ('channel', 'width', 'position'):
+                subprocess.run(['gsettings', '--schemadir', os.path.join(installed, 'schemas'), 'reset',
+                                'org.gnome.shell.extensions.tickerd', key], check=True)
+            self.probe.channel = 'main'
+        wait_for(item('main', 'center'), 10, 'the item back on main in the centre')
+        self.place = None
+        self.settle_place()
+        self.read('prefs-reset', count=3)
+        self.ctl('remove', 'side', 'home')
+
+    # 6. the Shell stopped and resumed
 
     def suspend(self):
         self.ctl('post', '--urgent', '--id', 'sleep', 'After a suspend the ticker shows the frame of now, no catch-up')
@@ -301,7 +398,7 @@ def main():
         day = Day(probe, args)
         day.height = int(probe.clip()[7])
         steps = {'click': day.click, 'away': day.daemon_away, 'changes': day.changes, 'speed': day.speed,
-                 'texts': day.texts, 'suspend': day.suspend}
+                 'texts': day.texts, 'preferences': day.preferences, 'suspend': day.suspend}
         for step in os.environ.get('GNOME_DAY_STEPS', ','.join(steps)).split(','):
             steps[step]()
     except Failure as failure:

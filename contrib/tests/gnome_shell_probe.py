@@ -46,7 +46,7 @@ from gi.repository import GdkPixbuf, Gio, GLib  # noqa: E402
 from cells import cells  # noqa: E402
 
 TICKER = 'io.github.tickerd.Ticker1'
-CHANNEL_PATH = '/io/github/tickerd/Ticker1/channel/main'
+CHANNEL_PATHS = '/io/github/tickerd/Ticker1/channel/'
 CHANNEL = 'io.github.tickerd.Ticker1.Channel'
 HELPER = 'io.github.tickerd.ShellTestHelper'
 INK = 96  # grey level above which a pixel is ink (white text on the black bar)
@@ -90,6 +90,8 @@ class Probe:
             raise Failure('could not own org.gnome.Screenshot')
         self.tickerd = None
         self.shots = 0
+        # The channel the item shows (the extension's `channel` setting), whose Render shots match.
+        self.channel = 'main'
 
     def call(self, name, path, iface, method, args=None, timeout=20000):
         return self.bus.call_sync(name, path, iface, method, args, None, Gio.DBusCallFlags.NONE, timeout, None).unpack()
@@ -122,10 +124,10 @@ class Probe:
                               check=check, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     def render(self, columns, at):
-        return self.call(TICKER, CHANNEL_PATH, CHANNEL, 'Render', GLib.Variant('(ux)', (columns, at)))
+        return self.call(TICKER, CHANNEL_PATHS + self.channel, CHANNEL, 'Render', GLib.Variant('(ux)', (columns, at)))
 
     def timeline(self):
-        return self.call(TICKER, CHANNEL_PATH, 'org.freedesktop.DBus.Properties', 'Get',
+        return self.call(TICKER, CHANNEL_PATHS + self.channel, 'org.freedesktop.DBus.Properties', 'Get',
                          GLib.Variant('(ss)', (CHANNEL, 'Timeline')))[0]
 
     # the Shell
@@ -162,6 +164,14 @@ class Probe:
         grey = image.astype(np.int32).mean(axis=2)
         self.shots += 1
         return before, after, grey, path
+
+    def shot_screen(self, name):
+        """The whole screen, for a person to look at (artifacts/gnome-shell/NAME.png)."""
+        path = os.path.join(self.args.artifacts, f'{name}.png')
+        ok, _ = self.call('org.gnome.Shell.Screenshot', '/org/gnome/Shell/Screenshot', 'org.gnome.Shell.Screenshot',
+                          'ScreenshotArea', GLib.Variant('(iiiibs)', (0, 0, 1280, 720, False, path)))
+        if not ok:
+            raise Failure(f'screenshot {name} failed')
 
     # cost
 
@@ -598,6 +608,9 @@ def arguments():
         parser.add_argument(option, required=True)
     parser.add_argument('--shell-pid', type=int, required=True)
     parser.add_argument('--cost-window', type=float, default=8)
+    # The ES-module form of the built extension: its prefspage.js and panelitem.js for the
+    # preferences window (the same code as the legacy form's).
+    parser.add_argument('--prefs', default='')
     return parser.parse_args()
 
 

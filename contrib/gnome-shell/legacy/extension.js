@@ -1,6 +1,7 @@
 // tickerd ticker for GNOME Shell 43–44 (legacy `imports` modules): a top-bar item that shows one
-// tickerd channel. The item itself (indicator.js) and the Timeline rules (timeline.js) are shared
-// with the ES-module form for GNOME Shell 45+; `make gnome-extension` copies them in.
+// tickerd channel, chosen in the preferences (prefs.js) with its width and place. The item itself
+// (indicator.js), its place in the bar (panelitem.js) and the Timeline rules (timeline.js) are
+// shared with the ES-module form for GNOME Shell 45+; `make gnome-extension` copies them in.
 /* exported init */
 'use strict';
 
@@ -18,13 +19,14 @@ class Extension {
                 Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath: Me.imports.timeline, log, logError,
             });
         }
-        this._indicator = new this._Indicator({channel: 'main', widthPx: 360});
-        Main.panel.addToStatusArea('tickerd', this._indicator, 1, 'center');
+        this._item = new Me.imports.panelitem.PanelItem({
+            Indicator: this._Indicator, panel: Main.panel, settings: ExtensionUtils.getSettings(), log,
+        });
     }
 
     disable() {
-        this._indicator.destroy();
-        this._indicator = null;
+        this._item.destroy();
+        this._item = null;
     }
 }
 

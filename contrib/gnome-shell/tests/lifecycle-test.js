@@ -8,7 +8,9 @@
 // test's own subscription) and asks to open its link; a middle click and a click over the separator
 // do neither. The daemon's name going away (a restart) leaves the text drawn and moving for the
 // 2 s grace, then the item hides, and shows again once the name is back; the bus connection lost,
-// it hides at once; a disable during the grace drops its timeout with the item.
+// it hides at once; a disable during the grace drops its timeout with the item. A change of the
+// settings (channel, width, box; in memory, from the schema compiled into the build) builds the
+// item again as they say, and a disabled extension no longer follows them.
 //
 //   DBUS_SESSION_BUS_ADDRESS=ADDRESS gjs -m tests/lifecycle-test.js BUILD_DIR FORM
 //
@@ -217,6 +219,14 @@ const LINK = 'https://example.org/tickerd?from=panel&x=1';
 
 const logError = (error, message) => check(false, `the extension logged an error: ${message}: ${error}`);
 
+// The extension's settings, from the schema `make gnome-extension` compiled into it, in memory.
+const schemas = Gio.SettingsSchemaSource.new_from_directory(`${extensionDirectory}/schemas`, null, false);
+const settings = new Gio.Settings({
+    settings_schema: schemas.lookup('org.gnome.shell.extensions.tickerd', false),
+    backend: Gio.memory_settings_backend_new(),
+});
+const logged = [];
+
 /** The extension object of `form`, its modules standing in for the Shell's. */
 async function loadExtension() {
     const [, bytes] = GLib.file_get_contents(`${extensionDirectory}/extension.js`);
@@ -225,17 +235,24 @@ async function loadExtension() {
         imports.searchPath.unshift(extensionDirectory);
         const stubs = {
             gi: {Clutter, Gio, GLib, GObject, Pango, St},
-            misc: {extensionUtils: {getCurrentExtension: () => ({imports: {timeline: imports.timeline, indicator: imports.indicator}})}},
+            misc: {
+                extensionUtils: {
+                    getCurrentExtension: () => ({
+                        imports: {timeline: imports.timeline, indicator: imports.indicator, panelitem: imports.panelitem},
+                    }),
+                    getSettings: () => settings,
+                },
+            },
             ui: {main: {panel}, panelMenu: {Button}},
         };
         // eslint-disable-next-line no-new-func
-        const init = new Function('imports', 'log', 'logError', `${source}\nreturn init;`)(stubs, () => {}, logError);
+        const init = new Function('imports', 'log', 'logError', `${source}\nreturn init;`)(stubs, line => logged.push(line), logError);
         return init();
     }
     // The ES module, copied with its Shell imports pointed at stand-in modules.
-    globalThis.tickerdStubs = {Clutter, GObject, Pango, St, panel, Button};
+    globalThis.tickerdStubs = {Clutter, GObject, Pango, St, panel, Button, settings};
     globalThis.logError = logError;
-    globalThis.log = () => {};
+    globalThis.log = line => logged.push(line);
     const copy = GLib.dir_make_tmp('tickerd-esm-XXXXXX');
     const stub = (name, text) => {
         GLib.file_set_contents(`${copy}/${name}`, text);
@@ -249,14 +266,15 @@ async function loadExtension() {
         'resource:///org/gnome/shell/ui/main.js': stub('main.js', 'export const panel = globalThis.tickerdStubs.panel;'),
         'resource:///org/gnome/shell/ui/panelMenu.js': stub('panelMenu.js', 'export const Button = globalThis.tickerdStubs.Button;'),
         'resource:///org/gnome/shell/extensions/extension.js': stub('base.js',
-            'export class Extension { constructor(metadata) { this.metadata = metadata; } }'),
+            'export class Extension { constructor(metadata) { this.metadata = metadata; } ' +
+            'getSettings() { return globalThis.tickerdStubs.settings; } }'),
     };
     let rewritten = source;
     for (const [specifier, url] of Object.entries(replacements)) {
         check(rewritten.includes(`'${specifier}'`), `the ES module imports ${specifier}`);
         rewritten = rewritten.replaceAll(`'${specifier}'`, `'${url}'`);
     }
-    for (const name of ['timeline.js', 'indicator.js']) {
+    for (const name of ['timeline.js', 'indicator.js', 'panelitem.js']) {
         const [, shared] = GLib.file_get_contents(`${extensionDirectory}/${name}`);
         GLib.file_set_contents(`${copy}/${name}`, shared);
     }
@@ -360,6 +378,46 @@ function checkGrace(indicator, clock) {
         'the bus connection lost: the item hides at once (no grace)');
 }
 
+/**
+ * Round 3: the settings change while the extension is enabled: each change builds the item again
+ * with the channel, width and box they say (the one before destroyed, its proxy handlers
+ * dropped); a name that is no channel name shows main; disabled, a change adds nothing.
+ */
+function checkSettings() {
+    extension.enable();
+    const first = statusArea.get('tickerd')?.indicator;
+    settings.set_string('channel', 'side');
+    settings.set_uint('width', 480);
+    settings.set_string('position', 'right');
+    const moved = spinUntil(() => statusArea.get('tickerd')?.box === 'right', 5);
+    check(moved, `round 3: the item moves to the right box (${statusArea.get('tickerd')?.box})`);
+    const entry = statusArea.get('tickerd');
+    if (!entry)
+        return;
+    const indicator = entry.indicator;
+    indicator._label.emit('style-changed');
+    check(indicator._channel === 'side', `round 3: the item shows the channel set (${indicator._channel})`);
+    check(indicator._columns === 60 && indicator._clip.width === 480,
+        `round 3: 8 px cells give 60 columns in 480 px (got ${indicator._columns}, ${indicator._clip.width} px)`);
+    check(first.destroyed && indicator !== first, 'round 3: the item of the old settings is destroyed');
+    check(entry.position === 0, `round 3: first in the right box (index ${entry.position})`);
+    spinUntil(() => proxyHandlers.size >= 2, 10);
+    check(proxyHandlers.size === 2, `round 3: only the new item listens to its proxy (${proxyHandlers.size} handlers)`);
+    settings.set_string('channel', 'Bad Name');
+    spinUntil(() => statusArea.get('tickerd')?.indicator._channel === 'main', 5);
+    check(statusArea.get('tickerd')?.indicator._channel === 'main', 'round 3: a name that is no channel name shows main');
+    check(logged.some(line => line.includes("'Bad Name' is no channel name")), `round 3: the bad name is logged (${logged})`);
+    extension.disable();
+    check(!statusArea.has('tickerd') && proxyHandlers.size === 0, 'round 3: disable() removes the item');
+    settings.set_string('channel', 'other');
+    // Everything the change dispatched has run.
+    while (GLib.MainContext.default().iteration(false))
+        ;
+    check(!statusArea.has('tickerd'), 'round 3: disabled, a settings change adds no item');
+    for (const key of ['channel', 'width', 'position'])
+        settings.reset(key);
+}
+
 const extension = await loadExtension();
 for (let round = 1; round <= 2; round++) {
     extension.enable();
@@ -403,8 +461,10 @@ for (let round = 1; round <= 2; round++) {
     check(indicator._wakeId === 0, `round ${round}: disable() drops its wake-up`);
     check(indicator._graceId === 0 && (grace === 0 || GLib.MainContext.default().find_source_by_id(grace) === null),
         `round ${round}: disable() drops the grace timeout`);
-    check(extension._indicator === null, `round ${round}: disable() lets the item go`);
+    check(extension._item === null, `round ${round}: disable() lets the item go`);
 }
 
-print(`lifecycle (${form}): 2 enable/disable rounds, ${failures} failure(s)`);
+checkSettings();
+
+print(`lifecycle (${form}): 2 enable/disable rounds and a round of settings changes, ${failures} failure(s)`);
 System.exit(failures === 0 ? 0 : 1);

@@ -16,6 +16,9 @@ const HELPER_XML = `<node><interface name="io.github.tickerd.ShellTestHelper">
     <arg type="d" direction="out"/></method>
   <method name="Drawn"><arg type="s" direction="out"/><arg type="i" direction="out"/><arg type="x" direction="out"/></method>
   <method name="Labels"><arg type="s" direction="out"/></method>
+  <method name="Item"><arg type="s" direction="out"/><arg type="s" direction="out"/></method>
+  <method name="Windows"><arg type="as" direction="out"/></method>
+  <method name="CloseWindow"><arg type="s" direction="in"/></method>
   <method name="Click"><arg type="d" direction="in"/><arg type="d" direction="in"/><arg type="u" direction="in"/></method>
 </interface></node>`;
 
@@ -43,6 +46,36 @@ class Helper {
         if (!item || typeof item._text !== 'string')
             return ['', 0, 0];
         return [item._text, item._shift ?? 0, item._drawnAt ?? 0];
+    }
+
+    /** (channel, box) of the tickerd item: what the extension's settings made of it ('' when none). */
+    Item() {
+        const item = Main.panel.statusArea.tickerd;
+        if (!item)
+            return ['', ''];
+        const box = ['left', 'center', 'right'].find(name => Main.panel[`_${name}Box`].contains(item.container)) ?? '';
+        return [item._channel ?? '', box];
+    }
+
+    /**
+     * The titles of the windows on screen: the overview hidden, each window's actor shown at its
+     * full size and opacity (its opening animation over).
+     */
+    Windows() {
+        if (Main.overview.visible)
+            return [];
+        return global.get_window_actors()
+            .filter(actor => actor.visible && actor.get_stage() && actor.opacity === 255 &&
+                actor.scale_x === 1 && actor.scale_y === 1 && actor.get_transition('scale-x') === null)
+            .map(actor => actor.meta_window.get_title() ?? '');
+    }
+
+    /** Asks the windows titled `title` to close, as their close button does. */
+    CloseWindow(title) {
+        for (const actor of global.get_window_actors()) {
+            if (actor.meta_window.get_title() === title)
+                actor.meta_window.delete(global.get_current_time());
+        }
     }
 
     /** JSON of the item's visible labels, [[text, x, y, width]] (for failure reports). */

@@ -1,0 +1,138 @@
+// For contrib/tests/gnome_shell_day.py only: the extension's preferences page (prefspage.js of the
+// build) in a real libadwaita window on the test's Shell, editing the settings the running
+// extension follows (its schema from the installed extension, the session's GSettings backend),
+// driven a line at a time on standard input as a person would use it:
+//
+//   channel NAME   types NAME in the Channel row and applies it (Enter / the apply button)
+//   width PX       sets the Width spin button
+//   position N     picks entry N (0 left, 1 center, 2 right) of the Place row
+//   quit           closes the window
+//
+// After each it prints one line: `ok {JSON}` (the settings then, whether the Channel row shows an
+// error, what the rows show), or `FAIL: what`. The first, once the window is mapped, is
+// `shown ok {JSON}`.
+//
+//   WAYLAND_DISPLAY=wayland-0 gjs -m gnome_prefs_driver.js PREFS_DIR SCHEMA_DIR
+//
+// PREFS_DIR is the ES-module form of the build: its prefs.js (GNOME Shell 45+, whose
+// ExtensionPreferences base class is not on a 43 machine, so a copy imports a stand-in that
+// gives it the settings) fills the window, with the same prefspage.js and panelitem.js the
+// legacy form's prefs.js loads; SCHEMA_DIR holds the compiled schema.
+import Adw from 'gi://Adw?version=1';
+import Gio from 'gi://Gio';
+import GLib from 'gi://GLib';
+import Gtk from 'gi://Gtk?version=4.0';
+
+const [prefsDirectory, schemaDirectory] = ARGV;
+
+Adw.init();
+const schemas = Gio.SettingsSchemaSource.new_from_directory(schemaDirectory, null, false);
+const settings = new Gio.Settings({settings_schema: schemas.lookup('org.gnome.shell.extensions.tickerd', false)});
+
+/** The ES module prefs.js of PREFS_DIR, in a copy whose ExtensionPreferences is a stand-in. */
+async function loadPreferences() {
+    const copy = GLib.dir_make_tmp('tickerd-prefs-XXXXXX');
+    for (const name of ['prefs.js', 'prefspage.js', 'panelitem.js']) {
+        const [, bytes] = GLib.file_get_contents(`${prefsDirectory}/${name}`);
+        GLib.file_set_contents(`${copy}/${name}`, bytes);
+    }
+    globalThis.tickerdPrefsSettings = settings;
+    GLib.file_set_contents(`${copy}/base.js`, 'export class ExtensionPreferences { constructor(metadata) { ' +
+        'this.metadata = metadata; } getSettings() { return globalThis.tickerdPrefsSettings; } }');
+    const specifier = "'resource:///org/gnome/Shell/Extensions/js/extensions/prefs.js'";
+    const [, source] = GLib.file_get_contents(`${copy}/prefs.js`);
+    const text = new TextDecoder().decode(source);
+    if (!text.includes(specifier))
+        throw new Error(`prefs.js does not import ${specifier}`);
+    GLib.file_set_contents(`${copy}/prefs.js`, text.replace(specifier, `'file://${copy}/base.js'`));
+    const module = await import(`file://${copy}/prefs.js`);
+    // Loaded: the copy goes.
+    for (const name of ['prefs.js', 'prefspage.js', 'panelitem.js', 'base.js'])
+        GLib.unlink(`${copy}/${name}`);
+    GLib.rmdir(copy);
+    return new module.default({uuid: 'tickerd@tickerd.github.io'});
+}
+
+const window = new Adw.PreferencesWindow({title: 'tickerd ticker', default_width: 560, default_height: 420});
+(await loadPreferences()).fillPreferencesWindow(window);
+
+/** Depth-first search of `widget`'s descendants for the first that `wanted` accepts. */
+function find(widget, wanted) {
+    for (let child = widget.get_first_child(); child; child = child.get_next_sibling()) {
+        if (wanted(child))
+            return child;
+        const found = find(child, wanted);
+        if (found)
+            return found;
+    }
+    return null;
+}
+
+const channelRow = find(window, w => w instanceof Adw.EntryRow);
+const spin = find(window, w => w instanceof Gtk.SpinButton);
+const combo = find(window, w => w instanceof Adw.ComboRow);
+const loop = new GLib.MainLoop(null, false);
+const stdin = new Gio.DataInputStream({base_stream: new Gio.UnixInputStream({fd: 0, close_fd: false})});
+
+/** `ok` and, as JSON, the settings now and what the rows show. */
+function state() {
+    return `ok ${JSON.stringify({
+        channel: settings.get_string('channel'), width: settings.get_uint('width'),
+        position: settings.get_string('position'), error: channelRow.has_css_class('error'),
+        rows: [channelRow.text, spin.value, combo.selected],
+    })}`;
+}
+
+function perform(line) {
+    const text = line.trim();
+    const space = text.indexOf(' ');
+    const [command, value] = space < 0 ? [text, ''] : [text.slice(0, space), text.slice(space + 1)];
+    switch (command) {
+    case 'channel':
+        channelRow.text = value;
+        channelRow.emit('apply');
+        break;
+    case 'width':
+        spin.value = Number(value);
+        break;
+    case 'position':
+        combo.selected = Number(value);
+        break;
+    case 'quit':
+        window.close();
+        loop.quit();
+        return null;
+    default:
+        return `FAIL: unknown command '${command}'`;
+    }
+    // Everything the change dispatched (the backend's write, the rows' own updates) has run.
+    while (GLib.MainContext.default().iteration(false))
+        ;
+    return state();
+}
+
+function next() {
+    stdin.read_line_async(GLib.PRIORITY_DEFAULT, null, (stream, result) => {
+        const [line] = stream.read_line_finish_utf8(result);
+        if (line === null) {
+            loop.quit();
+            return;
+        }
+        const answer = perform(line);
+        if (answer === null)
+            return;
+        print(answer);
+        next();
+    });
+}
+
+if (!channelRow || !spin || !combo) {
+    print(`FAIL: the page lacks a row (channel ${!!channelRow}, width ${!!spin}, place ${!!combo})`);
+} else {
+    window.connect('map', () => {
+        print(`shown ${state()}`);
+        next();
+    });
+    window.present();
+    loop.run();
+}
