@@ -24,15 +24,17 @@ cells, the text at the item's place):
 * texts people write: Hebrew, Arabic and mixed-direction text, emoji, CJK, a very long message
   and a single short word: every shot is Render's frame (ink in every cell Render fills, none
   in its spaces, wide glyphs centred in their two cells);
+* the Shell stopped for 3 s (SIGSTOP, then SIGCONT: what a suspend does to its main loop): from
+  the item's first frame after it, the shots show the frame of the real time, not a catch-up from
+  where it stopped (a frame more than 2 s old matches no instant; at most one shot in ten may be
+  painted late);
 * the preferences (prefspage.js in a libadwaita window on this Shell, driven as a person uses
   it: contrib/tests/gnome_prefs_driver.js): another channel applied in the Channel row moves the
   item to that channel, every shot Render's frame of it; a name that is no channel name shows an
   error and changes nothing; a new width resizes the item to it (and the shots match Render at the
   new columns), a new place moves it to the left box; the window is shot for a person to look at
-  (day-prefs.png); then the settings go back to their defaults and the item to main;
-* the Shell stopped for 3 s (SIGSTOP, then SIGCONT: what a suspend does to its main loop): the
-  shots after it show the frame of the real time, not a catch-up from where it stopped (a frame
-  more than 2 s old matches no instant; at most one shot in ten may be painted late).
+  (day-prefs.png), and the Shell's own preferences app opens the installed prefs.js
+  (day-prefs-app.png); then the settings go back to their defaults and the item to main.
 
 One shot in ten of a step may show a frame painted up to 2 s late by a starved Shell
 (gnome_shell_probe.Reader.late_failure).
@@ -281,7 +283,25 @@ class Day:
             self.read(f'text-{what}', seconds=2)
         self.ctl('remove', samples[-1][0])
 
-    # 5. the preferences
+    # 5. the Shell stopped and resumed
+
+    def suspend(self):
+        self.ctl('post', '--urgent', '--id', 'sleep', 'After a suspend the ticker shows the frame of now, no catch-up')
+        self.read('before-stop', count=3)
+        os.kill(self.args.shell_pid, signal.SIGSTOP)
+        try:
+            time.sleep(3)  # the length of the modelled suspend, not a synchronisation
+        finally:
+            os.kill(self.args.shell_pid, signal.SIGCONT)
+        # Until its frame clock has run once, the item still holds the frame drawn before the stop
+        # (a screenshot can be answered first); what is drawn from then on is what is checked.
+        resumed = now_us()
+        wait_for(lambda: self.probe.call(HELPER, HELPER_PATH, HELPER, 'Drawn')[2] >= resumed, 10,
+                 'the item to draw a frame after the Shell resumed')
+        self.read('after-stop', count=10)
+        self.ctl('remove', 'sleep')
+
+    # 6. the preferences (last: its windows are the only ones the day opens)
 
     def preferences(self):
         """The preferences page, in a real window on this Shell, changes what the item shows."""
@@ -371,20 +391,6 @@ class Day:
         self.read('prefs-reset', count=3)
         self.ctl('remove', 'side', 'home')
 
-    # 6. the Shell stopped and resumed
-
-    def suspend(self):
-        self.ctl('post', '--urgent', '--id', 'sleep', 'After a suspend the ticker shows the frame of now, no catch-up')
-        self.read('before-stop', count=3)
-        os.kill(self.args.shell_pid, signal.SIGSTOP)
-        try:
-            time.sleep(3)  # the length of the modelled suspend, not a synchronisation
-        finally:
-            os.kill(self.args.shell_pid, signal.SIGCONT)
-        self.read('after-stop', count=10)
-        self.ctl('remove', 'sleep')
-
-
 def main():
     args = arguments()
     started = time.monotonic()
@@ -398,7 +404,7 @@ def main():
         day = Day(probe, args)
         day.height = int(probe.clip()[7])
         steps = {'click': day.click, 'away': day.daemon_away, 'changes': day.changes, 'speed': day.speed,
-                 'texts': day.texts, 'preferences': day.preferences, 'suspend': day.suspend}
+                 'texts': day.texts, 'suspend': day.suspend, 'preferences': day.preferences}
         for step in os.environ.get('GNOME_DAY_STEPS', ','.join(steps)).split(','):
             steps[step]()
     except Failure as failure:
