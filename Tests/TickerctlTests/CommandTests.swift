@@ -143,7 +143,6 @@ import TestSupport
             (["set", "temperature", "-4.5", "--decimals", "1"], "-4.5"),
             (["set", "--suffix", " °C", "temperature", "-12"], "-12.0 °C"),
             (["set", "--grouping", "temperature", "-1e4"], "-10,000.0 °C"),
-            (["set", "temperature", "--grouping", "-2"], "-2.0 °C"),
             (["set", "temperature", "--", "-3"], "-3.0 °C"),
             (["set", "--from", "-20", "--prefix", "-", "temperature", "-7"], "--7.0 °C"),
         ] {
@@ -155,6 +154,9 @@ import TestSupport
         let refused = try fixture.run(["set", "--decimals", "-1", "temperature", "3"])
         #expect(refused.status == 64 && refused.stderr.contains("--decimals"), "\(refused.stderr)")
         #expect(try fixture.render(columns: 30, at: CLIFixture.nowMicroseconds()).hasPrefix("Outside: --7.0 °C now"))
+        // A negative number after a flag is the value (the same width: the format stays as it is).
+        _ = try fixture.ok(["set", "temperature", "--grouping", "-2"])
+        #expect(try fixture.render(columns: 30, at: CLIFixture.nowMicroseconds()).hasPrefix("Outside: --2.0 °C now"))
         // A text that reads as a negative number posts as it is.
         let id = try fixture.ok(["post", "--channel", "side", "-40"]).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!id.isEmpty)
