@@ -334,10 +334,13 @@ class Day:
             shown = driver.stdout.readline().strip()
             if not shown.startswith('shown ok ') or json.loads(shown[9:])['rows'] != ['main', 360, 1]:
                 raise Failure(f'preferences: the window opened with {shown!r} (see prefs.log)')
+            def window_open():
+                return 'tickerd ticker' in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0]
+
             # A new window may bring the overview back: left again, the window shows on the desktop.
             def window_shown():
                 self.probe.call(HELPER, HELPER_PATH, HELPER, 'HideOverview')
-                return 'tickerd ticker' in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0]
+                return window_open()
             wait_for(window_shown, 20, 'the preferences window to show')
             self.probe.shot_screen('day-prefs')
             state = say('channel Bad Name')
@@ -365,15 +368,13 @@ class Day:
             driver.stdin.write('quit\n')
             driver.stdin.close()
             driver.wait(10)
-            wait_for(lambda: 'tickerd ticker' not in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0], 10,
-                     'the preferences window to close')
+            wait_for(lambda: not window_open(), 10, 'the preferences window to close')
             # The Shell's own preferences app (org.gnome.Shell.Extensions) loads the installed prefs.js.
             subprocess.run(['gnome-extensions', 'prefs', self.args.uuid], check=True)
             wait_for(window_shown, 30, 'the Shell\'s preferences app to show the extension\'s window')
             self.probe.shot_screen('day-prefs-app')
             self.probe.call(HELPER, HELPER_PATH, HELPER, 'CloseWindow', GLib.Variant('(s)', ('tickerd ticker',)))
-            wait_for(lambda: 'tickerd ticker' not in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0], 10,
-                     'the preferences app\'s window to close')
+            wait_for(lambda: not window_open(), 10, 'the preferences app\'s window to close')
             print(f'preferences: the page applied the side channel (a bad name refused), {width:.0f} px '
                   f'({columns} columns) and the left box; the shots match Render of side throughout; the '
                   'Shell\'s preferences app opened the installed prefs.js (day-prefs-app.png)')

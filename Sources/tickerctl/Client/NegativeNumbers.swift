@@ -34,7 +34,8 @@ enum NegativeNumbers {
     }
 
     /// How each word may be read: joined to the option word before it (`true`) or moved to the
-    /// positionals (`false`); joined first, so an option that takes the value gets it.
+    /// positionals (`false`); joined first, so an option that takes the value gets it. None when a
+    /// word can be read neither way.
     private static func readings(of words: [Int], in arguments: [String]) -> [[Int: Bool]] {
         var readings: [[Int: Bool]] = [[:]]
         for index in words {
@@ -45,7 +46,7 @@ enum NegativeNumbers {
                 ways.map { joined in reading.merging([index: joined]) { $1 } }
             }
         }
-        return readings.filter { $0.count == words.count }
+        return readings
     }
 
     /// `arguments` with the words of `reading` joined or moved after a `--`.
