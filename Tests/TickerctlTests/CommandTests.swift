@@ -74,6 +74,13 @@ import TestSupport
         let bad = try fixture.run(["configure", "main", "--reset", "speed=-3"])
         #expect(bad.status == 64 && bad.stderr.contains("speed=-3"), "\(bad.stderr)")
         #expect(try speed() == 20)
+        // Every bad word is named on a line of its own, and nothing is applied.
+        let worse = try fixture.run(["configure", "main", "speed=-3", "mode=bounce", "easing=wobbly", "columns=0"])
+        #expect(worse.status == 64, "\(worse.stderr)")
+        #expect(worse.stderr.split(separator: "\n").map { $0.prefix(27) } == [
+            "tickerctl: speed=-3: must b", "tickerctl: easing=wobbly: m", "tickerctl: columns=0: must ",
+        ], "\(worse.stderr)")
+        #expect(try mode() == "scroll" && speed() == 20)
     }
 
     @Test func configurePauseResumeAndRenderAgreeWithTheDaemon() throws {

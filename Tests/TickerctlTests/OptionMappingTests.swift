@@ -52,6 +52,35 @@ import TickerModel
         }
     }
 
+    /// A command line with several bad words names each of them, in order, so a person fixes
+    /// them in one round; the list of keys comes once.
+    @Test func configureNamesEveryBadWordAtOnce() {
+        #expect {
+            try ChannelSettingArguments.parse([
+                "speed=abc", "mode=zig", "colour=red", "loops=2", "align", "loops=3", "shade=1",
+            ])
+        } throws: { error in
+            guard let lines = (error as? UsageError)?.lines else { return false }
+            let expected = [
+                "speed=abc: must be a number above 0 and at most 10000 (cells per second)",
+                "mode=zig: must be one of continuous, scroll, bounce, static, pages",
+                "unknown setting 'colour' (keys: \(ChannelSettingArguments.keyList))",
+                "'align' is not key=value",
+                "setting 'loops' is given twice",
+                "unknown setting 'shade'",
+            ]
+            #expect(lines == expected)
+            return lines == expected
+        }
+        // A bad value given twice is named, and so is its repetition.
+        #expect {
+            try ChannelSettingArguments.parse(["delay=soon", "delay=later"])
+        } throws: { error in
+            (error as? UsageError)?.lines.count == 2
+                && (error as? UsageError)?.lines.last == "setting 'delay' is given twice"
+        }
+    }
+
     @Test func configureRefusesAKeyGivenTwice() {
         #expect(throws: UsageError.self) { try ChannelSettingArguments.parse(["loops=1", "loops=2"]) }
     }

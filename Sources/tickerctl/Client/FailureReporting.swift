@@ -12,7 +12,7 @@ enum FailureReporting {
             report(failure.lines + (failure.pointsToTheSystemBus ? SystemBusTickerd.probe().hint : []))
             throw ExitCode(failure.exitStatus)
         } catch let error as UsageError {
-            report([error.description])
+            report(error.lines)
             throw ExitCode(64)
         }
     }

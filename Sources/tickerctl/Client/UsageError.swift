@@ -1,11 +1,20 @@
-/// A mistake in what the user typed (an option value, a channel name): reported as one line and
-/// exit status 64, like swift-argument-parser's own validation errors.
+/// A mistake in what the user typed (an option value, a channel name): reported as one line a
+/// mistake and exit status 64, like swift-argument-parser's own validation errors.
 struct UsageError: Error, CustomStringConvertible, Sendable {
-    /// What is wrong, naming the option or value.
-    let description: String
+    /// Each mistake, one line each, in the order they were typed; never empty.
+    let lines: [String]
 
-    /// An error with a message.
+    /// The mistakes, one a line.
+    var description: String { lines.joined(separator: "\n") }
+
+    /// An error with one mistake.
     init(_ description: String) {
-        self.description = description
+        lines = [description]
+    }
+
+    /// An error listing several mistakes; `lines` must not be empty.
+    init(lines: [String]) {
+        precondition(!lines.isEmpty, "a usage error names at least one mistake")
+        self.lines = lines
     }
 }

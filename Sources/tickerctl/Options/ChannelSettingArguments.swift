@@ -43,21 +43,41 @@ enum ChannelSettingArguments {
         ("phase", .string(allowed: Phase.allCases.map(\.rawValue))),
     ]
 
-    /// Reads `words` (`key=value` each) into an `a{sv}` dictionary.
+    /// Reads `words` (`key=value` each) into an `a{sv}` dictionary. Every word is checked: the
+    /// error names each bad word on a line of its own, in the order given, so one round of fixes
+    /// is enough. The list of keys is shown with the first word whose key is not known.
     static func parse(_ words: [String]) throws(UsageError) -> [String: DBusValue] {
         var result: [String: DBusValue] = [:]
+        var mistakes: [String] = []
+        var keysListed = false
+        func unknown(_ text: String) -> String {
+            defer { keysListed = true }
+            return keysListed ? text : "\(text) (keys: \(keyList))"
+        }
         for word in words {
             guard let equals = word.firstIndex(of: "=") else {
-                throw UsageError("'\(word)' is not key=value (keys: \(keyList))")
+                mistakes.append(unknown("'\(word)' is not key=value"))
+                continue
             }
             let key = String(word[..<equals])
             let value = String(word[word.index(after: equals)...])
             guard let kind = keys.first(where: { $0.name == key })?.kind else {
-                throw UsageError("unknown setting '\(key)' (keys: \(keyList))")
+                mistakes.append(unknown("unknown setting '\(key)'"))
+                continue
             }
-            guard result[key] == nil else { throw UsageError("setting '\(key)' is given twice") }
-            result[key] = try read(value, key: key, kind: kind)
+            guard result[key] == nil else {
+                mistakes.append("setting '\(key)' is given twice")
+                continue
+            }
+            do {
+                result[key] = try read(value, key: key, kind: kind)
+            } catch {
+                mistakes.append(error.description)
+                // Its later repetition is still a mistake of its own.
+                result[key] = .string(value)
+            }
         }
+        guard mistakes.isEmpty else { throw UsageError(lines: mistakes) }
         return result
     }
 
