@@ -128,6 +128,8 @@ import Testing
         #expect(throws: EffectError.invalidCounterName("a b")) { try counters.set("a b", to: 1, at: Self.base) }
         #expect(throws: EffectError.invalidCounterName("")) { try counters.set("", to: 1, at: Self.base) }
         #expect(throws: EffectError.valueOutOfRange(option: "value", value: 2e12)) { try counters.set("ok", to: 2e12, at: Self.base) }
+        // A new name without `from` starts at its value: the error names the value, not `from`.
+        #expect(throws: EffectError.valueOutOfRange(option: "value", value: 1e308)) { try counters.set("fresh", to: 1e308, at: Self.base) }
         #expect(throws: EffectError.valueOutOfRange(option: "from", value: -.infinity)) {
             try counters.set("ok", to: 1, options: CounterOptions(from: -.infinity), at: Self.base)
         }

@@ -30,8 +30,10 @@ public struct Counter: Sendable, Hashable {
         from: Double, to: Double, start: Instant, duration: Int64 = 0, easing: Easing = .linear,
         format: NumberFormat = .plain
     ) throws(EffectError) {
-        try Counter.check(from, option: "from")
+        // The value first: a new counter without `from` starts at it, and its error names what
+        // the caller gave.
         try Counter.check(to, option: "value")
+        try Counter.check(from, option: "from")
         guard duration >= 0 else { throw .negativeDuration(option: "duration", value: duration) }
         self.from = from
         self.to = to
