@@ -252,13 +252,15 @@ gnome-extension:
 	  cp contrib/gnome-shell/$$form/extension.js contrib/gnome-shell/$$form/prefs.js contrib/gnome-shell/$$form/metadata.json \
 	     contrib/gnome-shell/common/stylesheet.css contrib/gnome-shell/common/indicator.js \
 	     contrib/gnome-shell/common/panelitem.js contrib/gnome-shell/common/prefspage.js \
+	     contrib/gnome-shell/common/names.js \
 	     contrib/js/timeline.js $$out/ && \
 	  install -d $$out/schemas && cp contrib/gnome-shell/common/schemas/*.gschema.xml $$out/schemas/ && \
 	  glib-compile-schemas --strict $$out/schemas || exit 1; \
 	done
 	printf '\nexport {$(GNOME_TIMELINE_EXPORTS)};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/timeline.js
 	printf '\nexport {makeIndicator};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/indicator.js
-	printf '\nexport {PanelItem, channelName};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/panelitem.js
+	printf '\nexport {PanelItem};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/panelitem.js
+	printf '\nexport {TickerdNames};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/names.js
 	printf '\nexport {makePreferencesPage};\n' >> $(GNOME_BUILD)/esm/$(GNOME_UUID)/prefspage.js
 	for form in legacy esm; do \
 	  (cd $(GNOME_BUILD)/$$form/$(GNOME_UUID) && python3 -m zipfile -c ../../$(GNOME_UUID)-$$form.zip *) || exit 1; \

@@ -4,12 +4,17 @@
 // driven a line at a time on standard input as a person would use it:
 //
 //   channel NAME   types NAME in the Channel row and applies it (Enter / the apply button)
+//   channels       waits (at most 10 s) until the Channel row's list has the bus's answer (the
+//                  daemon's channels, or why there are none), opens it and answers with what it
+//                  offers
+//   pick NAME      picks NAME from that list (opened first if it is not open)
 //   width PX       sets the Width spin button
 //   position N     picks entry N (0 left, 1 center, 2 right) of the Place row
 //   quit           closes the window
 //
 // After each it prints one line: `ok {JSON}` (the settings then, whether the Channel row shows an
-// error, what the rows show), or `FAIL: what`. The first, once the window is mapped, is
+// error, what the rows show, the names the list offers and what it says when it offers none), or
+// `FAIL: what`. The first, once the window is mapped, is
 // `shown ok {JSON}`.
 //
 //   WAYLAND_DISPLAY=wayland-0 gjs -m gnome_prefs_driver.js PREFS_DIR SCHEMA_DIR
@@ -17,7 +22,8 @@
 // PREFS_DIR is the ES-module form of the build: its prefs.js (GNOME Shell 45+, whose
 // ExtensionPreferences base class is not on a 43 machine, so a copy imports a stand-in that
 // gives it the settings) fills the window, with the same prefspage.js and panelitem.js the
-// legacy form's prefs.js loads; SCHEMA_DIR holds the compiled schema.
+// legacy form's prefs.js loads; SCHEMA_DIR holds the compiled schema. The page reads the daemon
+// on the session bus, as in the Shell's own preferences app.
 import Adw from 'gi://Adw?version=1';
 import Gio from 'gi://Gio';
 import GLib from 'gi://GLib';
@@ -32,7 +38,7 @@ const settings = new Gio.Settings({settings_schema: schemas.lookup('org.gnome.sh
 /** The ES module prefs.js of PREFS_DIR, in a copy whose ExtensionPreferences is a stand-in. */
 async function loadPreferences() {
     const copy = GLib.dir_make_tmp('tickerd-prefs-XXXXXX');
-    for (const name of ['prefs.js', 'prefspage.js', 'panelitem.js']) {
+    for (const name of ['prefs.js', 'prefspage.js', 'names.js']) {
         const [, bytes] = GLib.file_get_contents(`${prefsDirectory}/${name}`);
         GLib.file_set_contents(`${copy}/${name}`, bytes);
     }
@@ -47,7 +53,7 @@ async function loadPreferences() {
     GLib.file_set_contents(`${copy}/prefs.js`, text.replace(specifier, `'file://${copy}/base.js'`));
     const module = await import(`file://${copy}/prefs.js`);
     // Loaded: the copy goes.
-    for (const name of ['prefs.js', 'prefspage.js', 'panelitem.js', 'base.js'])
+    for (const name of ['prefs.js', 'prefspage.js', 'names.js', 'base.js'])
         GLib.unlink(`${copy}/${name}`);
     GLib.rmdir(copy);
     return new module.default({uuid: 'tickerd@tickerd.github.io'});
@@ -71,6 +77,10 @@ function find(widget, wanted) {
 const channelRow = find(window, w => w instanceof Adw.EntryRow);
 const spin = find(window, w => w instanceof Gtk.SpinButton);
 const combo = find(window, w => w instanceof Adw.ComboRow);
+const choose = channelRow ? find(channelRow, w => w instanceof Gtk.MenuButton) : null;
+const listed = choose?.popover?.child;
+// The list's placeholder: the one label in it that is no row's.
+const why = listed ? find(listed, w => w instanceof Gtk.Label && !(w.get_parent() instanceof Gtk.ListBoxRow)) : null;
 const loop = new GLib.MainLoop(null, false);
 const stdin = new Gio.DataInputStream({base_stream: new Gio.UnixInputStream({fd: 0, close_fd: false})});
 
@@ -80,7 +90,16 @@ function state() {
         channel: settings.get_string('channel'), width: settings.get_uint('width'),
         position: settings.get_string('position'), error: channelRow.has_css_class('error'),
         rows: [channelRow.text, spin.value, combo.selected],
+        listed: listedRows().map(row => row.get_child().label), why: why.label,
     })}`;
+}
+
+/** The rows of the Channel row's list. */
+function listedRows() {
+    const rows = [];
+    for (let row = listed.get_row_at_index(0); row; row = listed.get_row_at_index(rows.length))
+        rows.push(row);
+    return rows;
 }
 
 function perform(line) {
@@ -92,6 +111,24 @@ function perform(line) {
         channelRow.text = value;
         channelRow.emit('apply');
         break;
+    case 'channels': {
+        const deadline = GLib.get_monotonic_time() + 10_000_000;
+        const tick = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => GLib.SOURCE_CONTINUE);
+        while (listedRows().length === 0 && why.label.startsWith('Asking') && GLib.get_monotonic_time() < deadline)
+            GLib.MainContext.default().iteration(true);
+        GLib.source_remove(tick);
+        choose.popup();
+        break;
+    }
+    case 'pick': {
+        if (!choose.active)
+            choose.popup();
+        const row = listedRows().find(candidate => candidate.get_child().label === value);
+        if (!row)
+            return `FAIL: the list does not offer '${value}'`;
+        row.activate();
+        break;
+    }
     case 'width':
         spin.value = Number(value);
         break;
@@ -126,8 +163,9 @@ function next() {
     });
 }
 
-if (!channelRow || !spin || !combo) {
-    print(`FAIL: the page lacks a row (channel ${!!channelRow}, width ${!!spin}, place ${!!combo})`);
+if (!channelRow || !spin || !combo || !(listed instanceof Gtk.ListBox) || !why) {
+    print(`FAIL: the page lacks a row (channel ${!!channelRow}, width ${!!spin}, place ${!!combo}, ` +
+        `channel list ${listed instanceof Gtk.ListBox})`);
 } else {
     window.connect('map', () => {
         print(`shown ${state()}`);

@@ -29,9 +29,11 @@ cells, the text at the item's place):
   where it stopped (a frame more than 2 s old matches no instant; at most one shot in ten may be
   painted late);
 * the preferences (prefspage.js in a libadwaita window on this Shell, driven as a person uses
-  it: contrib/tests/gnome_prefs_driver.js): another channel applied in the Channel row moves the
-  item to that channel, every shot Render's frame of it; a name that is no channel name shows an
-  error and changes nothing; a new width resizes the item to it (and the shots match Render at the
+  it: contrib/tests/gnome_prefs_driver.js): the Channel row's list offers the daemon's channels
+  (as `tickerctl status` has them; day-prefs-list.png; on a bus without the daemon it says that
+  tickerd is not running), and another channel picked from it moves the item to that
+  channel, every shot Render's frame of it; a name typed that is no channel name shows an error
+  and changes nothing; a new width resizes the item to it (and the shots match Render at the
   new columns), a new place moves it to the left box; the window is shot for a person to look at
   (day-prefs.png), and the Shell's own preferences app opens the installed prefs.js
   (day-prefs-app.png); then the settings go back to their defaults and the item to main.
@@ -314,11 +316,18 @@ class Day:
         self.read('prefs-main', count=3)
         installed = os.path.join(self.args.work, 'data', 'gnome-shell', 'extensions', self.args.uuid)
         environment = dict(os.environ, WAYLAND_DISPLAY='wayland-0', GDK_BACKEND='wayland', GTK_A11Y='none')
-        driver = subprocess.Popen(
-            ['gjs', '-m', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gnome_prefs_driver.js'),
-             self.args.prefs, os.path.join(installed, 'schemas')],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=open(os.path.join(self.args.work, 'prefs.log'), 'w'),
-            text=True, bufsize=1, env=environment)
+
+        def start_driver(bus):
+            driver = subprocess.Popen(
+                ['gjs', '-m', os.path.join(os.path.dirname(os.path.abspath(__file__)), 'gnome_prefs_driver.js'),
+                 self.args.prefs, os.path.join(installed, 'schemas')],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=open(os.path.join(self.args.work, 'prefs.log'), 'a'),
+                text=True, bufsize=1, env=dict(environment, DBUS_SESSION_BUS_ADDRESS=bus))
+            shown = driver.stdout.readline().strip()
+            if not shown.startswith('shown ok ') or json.loads(shown[9:])['rows'] != ['main', 360, 1]:
+                raise Failure(f'preferences: the window opened with {shown!r} (see prefs.log)')
+            return driver
 
         def say(line):
             driver.stdin.write(line + '\n')
@@ -328,27 +337,48 @@ class Day:
                 raise Failure(f'preferences: {line!r} answered {answer!r} (see prefs.log)')
             return json.loads(answer[3:])
 
+        def quit_driver():
+            driver.stdin.write('quit\n')
+            driver.stdin.close()
+            driver.wait(10)
+            wait_for(lambda: not window_open(), 10, 'the preferences window to close')
+
         def item(channel, box):
             return lambda: tuple(self.probe.call(HELPER, HELPER_PATH, HELPER, 'Item')) == (channel, box)
-        try:
-            shown = driver.stdout.readline().strip()
-            if not shown.startswith('shown ok ') or json.loads(shown[9:])['rows'] != ['main', 360, 1]:
-                raise Failure(f'preferences: the window opened with {shown!r} (see prefs.log)')
-            def window_open():
-                return 'tickerd ticker' in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0]
 
-            # A new window may bring the overview back: left again, the window shows on the desktop.
-            def window_shown():
-                self.probe.call(HELPER, HELPER_PATH, HELPER, 'HideOverview')
-                return window_open()
+        def window_open():
+            return 'tickerd ticker' in self.probe.call(HELPER, HELPER_PATH, HELPER, 'Windows')[0]
+
+        # A new window may bring the overview back: left again, the window shows on the desktop.
+        def window_shown():
+            self.probe.call(HELPER, HELPER_PATH, HELPER, 'HideOverview')
+            return window_open()
+        driver = None
+        empty_bus = subprocess.Popen(['dbus-daemon', '--session', '--nofork', '--nopidfile', '--print-address'],
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            # On a bus without the daemon the list says so, and offers nothing.
+            driver = start_driver(empty_bus.stdout.readline().strip())
+            state = say('channels')
+            if state['listed'] or not state['why'].startswith('tickerd is not running'):
+                raise Failure(f'preferences: without the daemon the Channel row\'s list shows {state}')
+            quit_driver()
+            empty_bus.kill()
+            empty_bus.wait(10)
+            driver = start_driver(self.args.bus)
             wait_for(window_shown, 20, 'the preferences window to show')
             self.probe.shot_screen('day-prefs')
             state = say('channel Bad Name')
             if state['channel'] != 'main' or not state['error']:
                 raise Failure(f'preferences: a name that is no channel name was taken: {state}')
-            state = say('channel side')
-            if state['channel'] != 'side' or state['error']:
-                raise Failure(f'preferences: the channel was not applied: {state}')
+            state = say('channels')
+            daemon = sorted(channel['Name'] for channel in json.loads(self.ctl('status', '--json'))['channels'])
+            if state['listed'] != daemon or 'side' not in daemon:
+                raise Failure(f'preferences: the Channel row lists {state["listed"]}, the daemon has {daemon}')
+            self.probe.shot_screen('day-prefs-list')
+            state = say('pick side')
+            if state['channel'] != 'side' or state['error'] or state['rows'][0] != 'side':
+                raise Failure(f'preferences: the channel picked from the list was not applied: {state}')
             wait_for(item('side', 'center'), 10, 'the item to show the side channel')
             self.probe.channel = 'side'
             self.place = None
@@ -365,23 +395,23 @@ class Day:
             self.place = None
             self.settle_place()
             self.read('prefs-left', count=5)
-            driver.stdin.write('quit\n')
-            driver.stdin.close()
-            driver.wait(10)
-            wait_for(lambda: not window_open(), 10, 'the preferences window to close')
+            quit_driver()
             # The Shell's own preferences app (org.gnome.Shell.Extensions) loads the installed prefs.js.
             subprocess.run(['gnome-extensions', 'prefs', self.args.uuid], check=True)
             wait_for(window_shown, 30, 'the Shell\'s preferences app to show the extension\'s window')
             self.probe.shot_screen('day-prefs-app')
             self.probe.call(HELPER, HELPER_PATH, HELPER, 'CloseWindow', GLib.Variant('(s)', ('tickerd ticker',)))
             wait_for(lambda: not window_open(), 10, 'the preferences app\'s window to close')
-            print(f'preferences: the page applied the side channel (a bad name refused), {width:.0f} px '
+            print(f'preferences: the page said tickerd is not running on a bus without it, listed the daemon\'s '
+                  f'channels {daemon} and applied side picked from them '
+                  f'(a bad name typed was refused), {width:.0f} px '
                   f'({columns} columns) and the left box; the shots match Render of side throughout; the '
                   'Shell\'s preferences app opened the installed prefs.js (day-prefs-app.png)')
         finally:
-            if driver.poll() is None:
-                driver.kill()
-                driver.wait(10)
+            for process in (driver, empty_bus):
+                if process and process.poll() is None:
+                    process.kill()
+                    process.wait(10)
             for key in ('channel', 'width', 'position'):
                 subprocess.run(['gsettings', '--schemadir', os.path.join(installed, 'schemas'), 'reset',
                                 'org.gnome.shell.extensions.tickerd', key], check=True)

@@ -33,11 +33,10 @@
 /* exported makeIndicator */
 'use strict';
 
-const TICKERD_BUS_NAME = 'io.github.tickerd.Ticker1';
 // How long the item keeps drawing after the daemon's name goes away (docs/DESIGN.md).
 const GRACE_MS = 2000;
-const TICKERD_CHANNEL_INTERFACE = 'io.github.tickerd.Ticker1.Channel';
-const TICKERD_CHANNEL_XML = `<node><interface name="${TICKERD_CHANNEL_INTERFACE}">
+/** The part of the Channel interface the item uses, under `interfaceName`. */
+const channelXML = interfaceName => `<node><interface name="${interfaceName}">
   <property name="Text" type="s" access="read"/>
   <property name="Timeline" type="a{sv}" access="read"/>
   <method name="Subscribe"><arg name="options" type="a{sv}" direction="in"/></method>
@@ -53,11 +52,12 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefe]|[\u{10800}-\u{1
 
 /**
  * The top-bar item class, built from the modules the caller imported:
- * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError}`.
+ * `{Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, Names, log, logError}` (Names:
+ * names.js's `TickerdNames`).
  * `new Indicator({channel, widthPx})` shows channel `channel` in `widthPx` pixels (at most).
  */
 function makeIndicator(modules) {
-    const {Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, log, logError} = modules;
+    const {Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath, Names, log, logError} = modules;
 
     return GObject.registerClass(
     class TickerdIndicator extends PanelMenu.Button {
@@ -102,11 +102,11 @@ function makeIndicator(modules) {
             this._styleId = this._label.connect('style-changed', () => this._measure());
             this._pressId = this.connect('button-press-event', (actor, event) => this._press(event));
 
-            const info = Gio.DBusInterfaceInfo.new_for_xml(TICKERD_CHANNEL_XML);
+            const info = Gio.DBusInterfaceInfo.new_for_xml(channelXML(Names.channelInterface));
             this._proxy = new Gio.DBusProxy({
-                g_bus_type: Gio.BusType.SESSION, g_name: TICKERD_BUS_NAME,
-                g_object_path: `/io/github/tickerd/Ticker1/channel/${this._channel}`,
-                g_interface_name: TICKERD_CHANNEL_INTERFACE, g_interface_info: info,
+                g_bus_type: Gio.BusType.SESSION, g_name: Names.busName,
+                g_object_path: Names.channelPath(this._channel),
+                g_interface_name: Names.channelInterface, g_interface_info: info,
                 g_flags: Gio.DBusProxyFlags.DO_NOT_AUTO_START,
             });
             this._cancellable = new Gio.Cancellable();

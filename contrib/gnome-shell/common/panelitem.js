@@ -2,24 +2,17 @@
 // width in pixels and the box of the bar). Shared by both forms of the extension like
 // indicator.js; a change of any setting builds the item again, so the new channel is read and
 // the new width declared to the daemon at once.
-/* exported PanelItem, channelName */
+/* exported PanelItem */
 'use strict';
-
-/** The names the daemon gives channels: 1 to 64 of A-Z, a-z, 0-9 and _. */
-const CHANNEL_NAME = /^[A-Za-z0-9_]{1,64}$/;
-
-/** The setting's channel when it is a channel name, else `main`. */
-function channelName(setting) {
-    return CHANNEL_NAME.test(setting) ? setting : 'main';
-}
 
 /**
  * Keeps one item (`new Indicator({channel, widthPx})`) in `panel`'s status area as `settings`
  * say, until `destroy()`, which removes it and stops following the settings.
  */
 var PanelItem = class PanelItem {
-    constructor({Indicator, panel, settings, log}) {
+    constructor({Indicator, Names, panel, settings, log}) {
         this._Indicator = Indicator;
+        this._Names = Names;
         this._panel = panel;
         this._settings = settings;
         this._log = log;
@@ -38,7 +31,7 @@ var PanelItem = class PanelItem {
 
     _build() {
         const setting = this._settings.get_string('channel');
-        const channel = channelName(setting);
+        const channel = this._Names.channelName(setting);
         if (channel !== setting)
             this._log(`tickerd: '${setting}' is no channel name (1 to 64 of A-Z, a-z, 0-9 and _); showing main`);
         const box = this._settings.get_string('position');

@@ -1,6 +1,7 @@
 // tickerd ticker for GNOME Shell 43–44 (legacy `imports` modules): a top-bar item that shows one
 // tickerd channel, chosen in the preferences (prefs.js) with its width and place. The item itself
-// (indicator.js), its place in the bar (panelitem.js) and the Timeline rules (timeline.js) are
+// (indicator.js), its place in the bar (panelitem.js), the daemon's names (names.js) and the
+// Timeline rules (timeline.js) are
 // shared with the ES-module form for GNOME Shell 45+; `make gnome-extension` copies them in.
 /* exported init */
 'use strict';
@@ -16,11 +17,12 @@ class Extension {
     enable() {
         if (!this._Indicator) {
             this._Indicator = Me.imports.indicator.makeIndicator({
-                Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath: Me.imports.timeline, log, logError,
+                Clutter, Gio, GLib, GObject, Pango, St, PanelMenu, TimelineMath: Me.imports.timeline,
+                Names: Me.imports.names.TickerdNames, log, logError,
             });
         }
         this._item = new Me.imports.panelitem.PanelItem({
-            Indicator: this._Indicator, panel: Main.panel, settings: ExtensionUtils.getSettings(), log,
+            Indicator: this._Indicator, Names: Me.imports.names.TickerdNames, panel: Main.panel, settings: ExtensionUtils.getSettings(), log,
         });
     }
 

@@ -3,7 +3,7 @@
 /* exported init, fillPreferencesWindow */
 'use strict';
 
-const {Adw, Gtk} = imports.gi;
+const {Adw, Gio, Gtk} = imports.gi;
 const ExtensionUtils = imports.misc.extensionUtils;
 
 const Me = ExtensionUtils.getCurrentExtension();
@@ -13,5 +13,5 @@ function init() {
 
 function fillPreferencesWindow(window) {
     window.add(Me.imports.prefspage.makePreferencesPage(
-        {Adw, Gtk, channelName: Me.imports.panelitem.channelName}, ExtensionUtils.getSettings()));
+        {Adw, Gio, Gtk, Names: Me.imports.names.TickerdNames}, ExtensionUtils.getSettings()));
 }

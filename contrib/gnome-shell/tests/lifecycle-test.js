@@ -238,7 +238,10 @@ async function loadExtension() {
             misc: {
                 extensionUtils: {
                     getCurrentExtension: () => ({
-                        imports: {timeline: imports.timeline, indicator: imports.indicator, panelitem: imports.panelitem},
+                        imports: {
+                            timeline: imports.timeline, indicator: imports.indicator, panelitem: imports.panelitem,
+                            names: imports.names,
+                        },
                     }),
                     getSettings: () => settings,
                 },
@@ -274,7 +277,7 @@ async function loadExtension() {
         check(rewritten.includes(`'${specifier}'`), `the ES module imports ${specifier}`);
         rewritten = rewritten.replaceAll(`'${specifier}'`, `'${url}'`);
     }
-    for (const name of ['timeline.js', 'indicator.js', 'panelitem.js']) {
+    for (const name of ['timeline.js', 'indicator.js', 'panelitem.js', 'names.js']) {
         const [, shared] = GLib.file_get_contents(`${extensionDirectory}/${name}`);
         GLib.file_set_contents(`${copy}/${name}`, shared);
     }
