@@ -1,8 +1,7 @@
 /// A configuration mistake, located so a person can fix it: `file:line: key: what is wrong`.
 ///
-/// A file with mistakes in several sections is refused with the first of them in the file, which
-/// also lists the first mistake of each other section (``more``), so one check names them all
-/// (``ConfigProblems``).
+/// A file with several mistakes is refused with the first of them in the file, which also lists
+/// the others (``more``), so one check names them all (``ConfigProblems``).
 public struct ConfigError: Error, CustomStringConvertible, Equatable {
     /// The configuration file's path.
     public let file: String

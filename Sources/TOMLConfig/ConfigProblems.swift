@@ -1,8 +1,8 @@
-/// The mistakes of a configuration file read section by section. A section (`[limits]`, a
-/// `[channel.NAME]`, a `[[message]]`, a `[[source]]`) with a mistake is left out and the next one
-/// is read, so one check names the first mistake of every section rather than only the file's
-/// first; the refusal is the first of them in the file, listing the others in file order
-/// (``ConfigError/more``, at most ``listed`` in all, the rest counted).
+/// The mistakes of a configuration file read section by section, or of a section read key by key.
+/// A section (`[limits]`, a `[channel.NAME]`, a `[[message]]`, a `[[source]]`) or key with a
+/// mistake is left out and the next one is read, so one check names every mistake it can rather
+/// than only the file's first; the refusal is the first of them in the file, listing the others
+/// in file order (``ConfigError/more``, at most ``listed`` in all, the rest counted).
 public struct ConfigProblems {
     /// The most mistakes one error lists; further ones are counted.
     public static let listed = 20

@@ -40,11 +40,14 @@ public struct ConfigTable {
         return ConfigError(file: file, line: locator.line(of: full), key: full, problem: problem)
     }
 
-    /// Fails on the first key that is not in `known`, suggesting the known ones.
+    /// Fails when a key is not in `known`: the error names each such key (in file order, the
+    /// first suggesting the known ones).
     public func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
+        var unknown = ConfigProblems()
         for key in keys.sorted() where !known.contains(key) {
-            throw error(key, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))")
+            unknown.note(error(key, "unknown key (known keys: \(known.sorted().joined(separator: ", ")))"))
         }
+        try unknown.check()
     }
 
     /// A string value, or nil when the key is absent.

@@ -61,16 +61,21 @@ import TickerSources
         }
     }
 
-    /// Mistakes in several sources: one check names each source's first, in file order (a name
-    /// used again counts against the sources read without a mistake).
-    @Test func everySourcesFirstMistakeIsNamed() throws {
+    /// Mistakes in several sources: one check names each common key's mistake and the kind's
+    /// first, in file order (a name used again counts against the sources read without a mistake).
+    @Test func everySourcesMistakesAreNamed() throws {
         let header = "[[source]]\nname = \"c\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\n"
         let text = "lease = \"soon\"\n" + header + "template = \"{output\"\ncolour = 1\n"
             + "[[source]]\nname = \"ok\"\ntype = \"command\"\ncommand = \"true\"\ninterval = \"1s\"\ntemplate = \"x\"\n"
             + header.replacingOccurrences(of: "\"c\"", with: "\"ok\"") + "template = \"y\"\n"
         let found = try #require(self.error(text))
-        #expect(found.listed.map { "\($0.line) \($0.key)" } == ["1 lease", "8 source[1].colour", "16 source[3].name"])
-        #expect(found.description.split(separator: "\n").count == 3)
+        #expect(found.listed.map { "\($0.line) \($0.key)" }
+            == ["1 lease", "7 source[1].template", "8 source[1].colour", "16 source[3].name"])
+        #expect(found.description.split(separator: "\n").count == 4)
+        // A common key's mistake and the kind's own, in one source.
+        let both = try #require(self.error(
+            "[[source]]\nname = \"c\"\ntype = \"command\"\nchannel = \"no-dash\"\ncommand = \"true\"\ninterval = \"soon\"\ntemplate = \"x\"\n"))
+        #expect(both.listed.map { "\($0.line) \($0.key)" } == ["4 source[1].channel", "6 source[1].interval"])
     }
 
     /// A file that is not UTF-8 (a Latin-1 é in a template) was refused with line 0: the person

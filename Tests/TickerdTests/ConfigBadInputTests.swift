@@ -113,7 +113,9 @@ import TickerModel
         ]
         for (source, line, key) in cases {
             let error = #expect(throws: ConfigError.self) { try loader.parse(source, file: file) }
-            #expect(error?.line == line && error?.key == key, "\(source.debugDescription): \(String(describing: error))")
+            // Listed among the file's mistakes (the message without a text names that too).
+            let mistake = error?.listed.first { $0.key == key }
+            #expect(mistake?.line == line, "\(source.debugDescription): \(String(describing: error))")
         }
         // A quoted key's own dots make a long path of a short key (the sources target's
         // `"j…source[4].tem…" = 8`, nine dots in one key, was reported with no line).

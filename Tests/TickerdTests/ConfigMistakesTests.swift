@@ -4,8 +4,8 @@ import TestSupport
 import TickerModel
 @testable import tickerd
 
-/// A file with several mistakes: one check names the first mistake of every section, so a person
-/// fixes them in one pass instead of one start (or reload) per mistake.
+/// A file with several mistakes: one check names every key with a mistake, section by section, so
+/// a person fixes them in one pass instead of one start (or reload) per mistake.
 @Suite struct ConfigMistakesTests {
     let loader = ConfigLoader(zones: ZoneTable())
     let file = "/etc/tickerd/tickerd.toml"
@@ -13,7 +13,7 @@ import TickerModel
     static let sixMistakes = """
         tpyo = 1
         [channel.main]
-        speed = 12
+        speed = "fast"
         mode = "scrol"
 
         [channel.side]
@@ -41,12 +41,14 @@ import TickerModel
         text = "d"
         """
 
-    @Test func everySectionsFirstMistakeIsNamedInOrder() throws {
+    /// Each key is read on its own; a check across keys (a calendar's duration) waits until the
+    /// keys it reads are right, so it never names a mistake that is only another's echo.
+    @Test func everyKeysMistakeIsNamedInOrder() throws {
         let error = try #require(#expect(throws: ConfigError.self) { try loader.parse(Self.sixMistakes, file: file) })
         let found = error.listed.map { "\($0.line) \($0.key)" }
         #expect(found == [
-            "1 tpyo", "4 channel.main.mode", "7 channel.side.spead", "14 message[2].calendar",
-            "19 message[3].urgent", "27 message[5].id",
+            "1 tpyo", "3 channel.main.speed", "4 channel.main.mode", "7 channel.side.spead",
+            "14 message[2].calendar", "19 message[3].urgent", "20 message[3].ttl", "27 message[5].id",
         ])
         // The first is the one a file with only that mistake gives; the others follow a line each.
         #expect(error.line == 1 && error.key == "tpyo" && error.unlisted == 0)
@@ -54,11 +56,13 @@ import TickerModel
         #expect(lines == error.listed.map { mistake in
             "\(file):\(mistake.line): \(mistake.key): \(mistake.problem)"
         })
-        #expect(lines[4] == "\(file):19: message[3].urgent: expected true or false, found string")
+        #expect(lines[5] == "\(file):19: message[3].urgent: expected true or false, found string")
+        #expect(lines[2] == "\(file):4: channel.main.mode: must be one of continuous, scroll, bounce, static, pages, not 'scrol'")
         // Fixed one by one as the check names them, the file is taken.
         let fixed = Self.sixMistakes
             .replacingOccurrences(of: "tpyo = 1\n", with: "")
             .replacingOccurrences(of: "\"scrol\"", with: "\"scroll\"")
+            .replacingOccurrences(of: "\"fast\"", with: "12")
             .replacingOccurrences(of: "spead", with: "speed")
             .replacingOccurrences(of: "25:00", with: "23:00")
             .replacingOccurrences(of: "urgent = \"yes\"\nttl = \"5x\"", with: "urgent = true\nttl = \"5min\"")

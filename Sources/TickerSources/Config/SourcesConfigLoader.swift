@@ -96,6 +96,8 @@ public struct SourcesConfigLoader {
         }
     }
 
+    /// The `[[source]]` section `table`. Its common keys and its kind's own are read apart, so the
+    /// error names every common key with a mistake and the kind's first (in file order).
     private func readSource(_ table: ConfigTable) throws(ConfigError) -> SourcesConfig.Entry {
         guard let type = try table.string("type") else {
             throw table.error(nil, "missing key 'type' (one of: \(kinds.keys.sorted().joined(separator: ", ")))")
@@ -103,33 +105,49 @@ public struct SourcesConfigLoader {
         guard let kind = kinds[type] else {
             throw table.error("type", "unknown source type '\(type)' (known: \(kinds.keys.sorted().joined(separator: ", ")))")
         }
-        try table.rejectUnknownKeys(Self.commonKeys.union(kind.formKeys).union(kind.keys))
-        guard let name = try table.string("name") else { throw table.error(nil, "missing key 'name'") }
-        guard Self.isSourceName(name) else {
-            throw table.error("name", "a source name is 1 to 32 of A-Z, a-z, 0-9, _ and -")
+        var mistakes = ConfigProblems()
+        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
+        mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.commonKeys.union(kind.formKeys).union(kind.keys)) }
+        let name = read { () throws(ConfigError) -> String? in
+            guard let name = try table.string("name") else { throw table.error(nil, "missing key 'name'") }
+            guard Self.isSourceName(name) else {
+                throw table.error("name", "a source name is 1 to 32 of A-Z, a-z, 0-9, _ and -")
+            }
+            return name
         }
-        let channel = try table.string("channel") ?? "main"
-        guard (1...64).contains(channel.utf8.count),
-              channel.utf8.allSatisfy({ Self.isNameByte($0) && $0 != UInt8(ascii: "-") }) else {
-            throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+        let channel = read { () throws(ConfigError) -> String? in
+            let channel = try table.string("channel") ?? "main"
+            guard (1...64).contains(channel.utf8.count),
+                  channel.utf8.allSatisfy({ Self.isNameByte($0) && $0 != UInt8(ascii: "-") }) else {
+                throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+            }
+            return channel
         }
-        var priority: Int32 = 0
-        if let value = try table.int("priority") {
+        let priority = read { () throws(ConfigError) -> Int32? in
+            guard let value = try table.int("priority") else { return 0 }
             guard let exact = Int32(exactly: value) else { throw table.error("priority", "must fit in 32 bits") }
-            priority = exact
+            return exact
         }
-        guard let template = try Self.template(table, "template", fields: kind.fields) else {
-            throw table.error(nil, "missing key 'template' (fields of \(type): \(kind.fields.sorted().joined(separator: ", ")))")
+        let urgent = read { () throws(ConfigError) in try table.bool("urgent") ?? false }
+        let template = read { () throws(ConfigError) -> MessageTemplate? in
+            guard let template = try Self.template(table, "template", fields: kind.fields) else {
+                throw table.error(nil, "missing key 'template' (fields of \(type): \(kind.fields.sorted().joined(separator: ", ")))")
+            }
+            return template
         }
         var forms: [String: MessageTemplate] = [:]
-        for key in kind.formKeys {
-            if let form = try Self.template(table, key, fields: kind.fields) { forms[key] = form }
+        for key in kind.formKeys.sorted() {
+            if let form = read({ () throws(ConfigError) in try Self.template(table, key, fields: kind.fields) }) { forms[key] = form }
+        }
+        let needsNetwork = read { () throws(ConfigError) in try kind.needsNetwork(table) }
+        let source = read { () throws(ConfigError) in try kind.make(table) }
+        try mistakes.check()
+        guard let name, let channel, let priority, let urgent, let template, let needsNetwork, let source else {
+            throw table.error(nil, "unreadable source")
         }
         let binding = SourceBinding(
-            name: name, channel: channel, priority: priority, urgent: try table.bool("urgent") ?? false,
-            template: template, forms: forms)
-        var entry = SourcesConfig.Entry(
-            binding: binding, kind: type, needsNetwork: try kind.needsNetwork(table), source: try kind.make(table))
+            name: name, channel: channel, priority: priority, urgent: urgent, template: template, forms: forms)
+        var entry = SourcesConfig.Entry(binding: binding, kind: type, needsNetwork: needsNetwork, source: source)
         entry.fingerprint = table.fingerprint
         return entry
     }

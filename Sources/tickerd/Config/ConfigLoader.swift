@@ -57,7 +57,8 @@ struct ConfigLoader {
             throw ConfigError(file: file, line: error.line, key: "", problem: error.description)
         }
         let document = ConfigTable(parsed, file: file, locator: TOMLKeyLocator(source: source))
-        // Each section is read on after another's mistake, so that one check names them all.
+        // Each section is read on after another's mistake (and each key of a section after
+        // another's), so that one check names them all.
         var problems = ConfigProblems()
         problems.reading { () throws(ConfigError) in try document.rejectUnknownKeys(Self.topKeys) }
         var config = DaemonConfig()
@@ -125,76 +126,127 @@ struct ConfigLoader {
         return limits
     }
 
+    /// The `[channel.NAME]` section `table`. Each key is read on its own, so the error names every
+    /// key with a mistake (in file order); the checks across keys follow once each key is right.
     private func readChannel(_ table: ConfigTable) throws(ConfigError) -> ConfiguredChannel {
-        try table.rejectUnknownKeys(Self.channelKeys)
+        var mistakes = ConfigProblems()
+        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
+        mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.channelKeys) }
         var request = ChannelConfigureRequest()
-        request.mode = try named(table, "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue))
-        request.speed = try table.double("speed")
-        request.cycle = try span(table, "cycle")
-        if request.speed != nil, request.cycle != nil { throw table.error("cycle", "give 'speed' or 'cycle', not both") }
-        request.delay = try span(table, "delay")
-        request.easing = try named(table, "easing", Easing.init(name:), Easing.acceptedNames)
-        if let loops = try table.int("loops") {
+        request.mode = read { () throws(ConfigError) in try named(table, "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue)) }
+        // Each motion value alone first, so that its error names its own key and line.
+        request.speed = read { () throws(ConfigError) -> Double? in
+            var single = ChannelConfigureRequest()
+            single.speed = try table.double("speed")
+            if single.speed != nil { try Self.validate(single, in: table, key: "speed") }
+            return single.speed
+        }
+        request.cycle = read { () throws(ConfigError) -> Int64? in
+            var single = ChannelConfigureRequest()
+            single.cycle = try span(table, "cycle")
+            if single.cycle != nil { try Self.validate(single, in: table, key: "cycle") }
+            return single.cycle
+        }
+        request.delay = read { () throws(ConfigError) -> Int64? in
+            var single = ChannelConfigureRequest()
+            single.delay = try span(table, "delay")
+            if single.delay != nil { try Self.validate(single, in: table, key: "delay") }
+            return single.delay
+        }
+        request.easing = read { () throws(ConfigError) in try named(table, "easing", Easing.init(name:), Easing.acceptedNames) }
+        request.loops = read { () throws(ConfigError) -> UInt32? in
+            guard let loops = try table.int("loops") else { return nil }
             guard let value = UInt32(exactly: loops) else { throw table.error("loops", "must be 0 or more") }
-            request.loops = value
+            return value
         }
-        request.direction = try named(table, "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
-        request.align = try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue))
-        request.separator = try table.string("separator")
-        request.gap = try table.string("gap")
-        // Checked one by one so the error names the key. Like the bus's Configure, separators
-        // are bounded by the standard cluster limit, not by `message-length` (a limit on posted
-        // texts, which the default separator alone could break).
-        for (key, text) in [("separator", request.separator), ("gap", request.gap)] {
-            guard let text else { continue }
-            do { _ = try TextSanitizer.sanitize(text) } catch { throw table.error(key, error.description) }
+        request.direction = read { () throws(ConfigError) in
+            try named(table, "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
         }
-        if let columns = try table.int("columns") {
+        request.align = read { () throws(ConfigError) in try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue)) }
+        // Like the bus's Configure, separators are bounded by the standard cluster limit, not by
+        // `message-length` (a limit on posted texts, which the default separator alone could break).
+        func separator(_ key: String) -> String? {
+            read { () throws(ConfigError) -> String? in
+                guard let text = try table.string(key) else { return nil }
+                do throws(TextError) { _ = try TextSanitizer.sanitize(text) } catch { throw table.error(key, error.description) }
+                return text
+            }
+        }
+        request.separator = separator("separator")
+        request.gap = separator("gap")
+        request.columns = read { () throws(ConfigError) -> UInt32? in
+            guard let columns = try table.int("columns") else { return nil }
             guard let value = UInt32(exactly: columns), (1...4096).contains(value) else {
                 throw table.error("columns", "must be 1 to 4096")
             }
-            request.columns = value
+            return value
         }
-        request.frameRate = try table.double("frame-rate")
-        request.phase = try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue))
-        // Each motion value alone first, so that its error names its own key and line.
-        var speed = ChannelConfigureRequest(), cycle = ChannelConfigureRequest(), delay = ChannelConfigureRequest()
-        speed.speed = request.speed
-        cycle.cycle = request.cycle
-        delay.delay = request.delay
-        for (key, single) in [("speed", speed), ("cycle", cycle), ("delay", delay)] where !single.isEmpty {
-            try Self.validate(single, in: table, key: key)
+        request.frameRate = read { () throws(ConfigError) -> Double? in
+            guard let rate = try table.double("frame-rate") else { return nil }
+            guard rate == 0 || (1...60).contains(rate) else { throw table.error("frame-rate", "must be 0 (none) or 1 to 60") }
+            return rate
         }
+        request.phase = read { () throws(ConfigError) in try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue)) }
+        try mistakes.check()
+        if request.speed != nil, request.cycle != nil { throw table.error("cycle", "give 'speed' or 'cycle', not both") }
         try Self.validate(request, in: table, key: request.loops != nil ? "loops" : nil)
-        if let rate = request.frameRate, rate != 0, !(1...60).contains(rate) {
-            throw table.error("frame-rate", "must be 0 (none) or 1 to 60")
-        }
         return ConfiguredChannel(request: request, digest: "\(request)")
     }
 
-    /// The `number`th `[[message]]` (counted from 1; its default id is `config-<number>`).
+    /// The `number`th `[[message]]` (counted from 1; its default id is `config-<number>`). Each
+    /// key is read on its own, so the error names every key with a mistake (in file order); the
+    /// checks across keys follow once each key is right.
     private func readMessage(_ table: ConfigTable, number: Int, limits: Limits) throws(ConfigError) -> ConfiguredMessage {
-        try table.rejectUnknownKeys(Self.messageKeys)
-        guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
-        let channel = try table.string("channel") ?? ChannelName.main
-        guard ChannelName.isValid(channel) else {
-            throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+        var mistakes = ConfigProblems()
+        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
+        mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.messageKeys) }
+        let text = read { () throws(ConfigError) -> String? in
+            guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
+            return text
         }
-        let id = try table.string("id") ?? "config-\(number)"
-        do { _ = try Manager.checkedID(id) } catch { throw table.error("id", error.message) }
+        let channel = read { () throws(ConfigError) -> String? in
+            let channel = try table.string("channel") ?? ChannelName.main
+            guard ChannelName.isValid(channel) else {
+                throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
+            }
+            return channel
+        }
+        let id = read { () throws(ConfigError) -> String? in
+            let id = try table.string("id") ?? "config-\(number)"
+            do throws(TickerError) { _ = try Manager.checkedID(id) } catch { throw table.error("id", error.message) }
+            return id
+        }
         var request = MessageRequest()
-        if let priority = try table.int("priority") {
+        request.priority = read { () throws(ConfigError) -> Int32? in
+            guard let priority = try table.int("priority") else { return nil }
             guard let value = Int32(exactly: priority) else { throw table.error("priority", "out of range") }
-            request.priority = value
+            return value
         }
-        request.urgent = try table.bool("urgent")
-        request.ttl = try span(table, "ttl")
-        request.start = try instant(table, "start")
-        request.end = try instant(table, "end")
-        request.calendar = try table.string("calendar")
-        request.duration = try span(table, "duration")
-        request.effect = try named(table, "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
-        request.reveal = try span(table, "reveal")
+        request.urgent = read { () throws(ConfigError) in try table.bool("urgent") }
+        func positiveSpan(_ key: String) -> Int64? {
+            read { () throws(ConfigError) -> Int64? in
+                guard let span = try span(table, key) else { return nil }
+                guard span > 0 else { throw table.error(key, "must be above 0") }
+                return span
+            }
+        }
+        request.ttl = positiveSpan("ttl")
+        request.start = read { () throws(ConfigError) in try instant(table, "start") }
+        request.end = read { () throws(ConfigError) in try instant(table, "end") }
+        request.calendar = read { () throws(ConfigError) -> String? in
+            guard let expression = try table.string("calendar") else { return nil }
+            do { _ = try CalendarSpec(parsing: expression, zones: zones) } catch {
+                throw table.error("calendar", "\(error)")
+            }
+            return expression
+        }
+        request.duration = positiveSpan("duration")
+        request.effect = read { () throws(ConfigError) in
+            try named(table, "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
+        }
+        request.reveal = read { () throws(ConfigError) in try span(table, "reveal") }
+        try mistakes.check()
+        guard let text, let channel, let id else { throw table.error(nil, "unreadable message") }
         if request.reveal != nil, request.effect != .reveal {
             throw table.error("reveal", "a reveal duration goes with effect = \"reveal\"")
         }
@@ -204,14 +256,9 @@ struct ConfigLoader {
             guard case .limitExceeded = error else { throw table.error("text", error.message) }
             throw table.error("text", error.message + Self.limitNote(text, limits: limits))
         }
-        if let ttl = request.ttl, ttl <= 0 { throw table.error("ttl", "must be above 0") }
-        if let duration = request.duration, duration <= 0 { throw table.error("duration", "must be above 0") }
-        if let expression = request.calendar {
-            do { _ = try CalendarSpec(parsing: expression, zones: zones) } catch {
-                throw table.error("calendar", "\(error)")
-            }
-            if request.duration == nil { throw table.error("duration", "a calendar window needs a duration") }
-        } else if request.duration != nil {
+        if request.calendar != nil, request.duration == nil {
+            throw table.error("duration", "a calendar window needs a duration")
+        } else if request.calendar == nil, request.duration != nil {
             throw table.error("duration", "a duration goes with a calendar expression")
         }
         if request.calendar != nil, request.ttl != nil || request.start != nil || request.end != nil {
