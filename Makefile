@@ -83,9 +83,11 @@ PANEL_DEB_PACKAGES := gjs xvfb polybar imagemagick fonts-dejavu-core gnome-shell
 # Extra Debian packages of the Plasma widget's test: plasmoidviewer (plasma-sdk) needs the desktop
 # containment (plasma-desktop) and the executable data engine (plasma-workspace); xdotool clicks,
 # dbus-monitor (dbus-bin) watches the bus,
-# python3-pil and python3-numpy read the screenshots; the CJK and emoji fonts draw the wide text.
+# python3-pil and python3-numpy read the screenshots; the CJK and emoji fonts draw the wide text;
+# python3-pyqt5.qtquick shows the settings page in a window of its own (plasma-config.py).
 PLASMA_DEB_PACKAGES := plasma-sdk plasma-desktop plasma-workspace xvfb xdotool imagemagick dbus-bin \
-                       fonts-dejavu-core python3-pil python3-numpy fonts-noto-cjk fonts-noto-color-emoji
+                       fonts-dejavu-core python3-pil python3-numpy fonts-noto-cjk fonts-noto-color-emoji \
+                       python3-pyqt5.qtquick
 
 # The Plasma widget (contrib/plasma): one package per Plasma major version, assembled from its own
 # files, the shared QML/JS (contrib/plasma/common) and the shared Timeline rules (contrib/js).
@@ -223,7 +225,7 @@ plasmoid:
 	  rm -rf "$$out" && mkdir -p "$$out/contents/ui" "$$out/contents/code" "$$out/contents/config" && \
 	  cp contrib/plasma/plasma$$major/metadata.json "$$out/" && \
 	  cp -R contrib/plasma/plasma$$major/contents/. "$$out/contents/" && \
-	  cp contrib/plasma/common/Ticker.qml "$$out/contents/ui/" && \
+	  cp contrib/plasma/common/Ticker.qml contrib/plasma/common/ChannelField.qml "$$out/contents/ui/" && \
 	  cp contrib/plasma/common/main.xml "$$out/contents/config/" && \
 	  cp contrib/plasma/common/frames.js $(TIMELINE_JS) "$$out/contents/code/" || exit 1; \
 	done

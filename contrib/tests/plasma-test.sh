@@ -25,7 +25,10 @@
 #     that moment; the open tooltip follows a count and ends on the final value, and the frame
 #     clock stops once it has counted;
 #  5. an emptied channel hides it (width 0, nothing drawn) and its frame clock stops;
-#  and with nothing moving (4, 5) plasmoidviewer spends at most 2 CPU ticks in 3 s.
+#  and with nothing moving (4, 5) plasmoidviewer spends at most 2 CPU ticks in 3 s;
+#  6. the settings page (configGeneral.qml, in a window of its own: plasma-config.py) lists the
+#     daemon's channels in its Channel row, a pick from it is the setting, a bad name is said to be
+#     so, and without a daemon the list says tickerd is not running (config-list.png).
 # Usage: plasma-test.sh PACKAGE_DIR (make test-plasma assembles it). Needs plasma-sdk,
 # plasma-desktop, xvfb, xdotool, imagemagick, python3-pil, python3-numpy, fonts-dejavu-core and the
 # debug build (.build/debug/tickerd, tickerctl).
@@ -513,6 +516,13 @@ wait_for 10 hidden || fail "the emptied widget still asks the panel for $(layout
 wait_for 10 blank_shot "$ARTIFACTS/empty.png" || fail "the emptied widget still draws ($(ink "$ARTIFACTS/empty.png") colours where the text was)"
 idle_cost "the channel emptied"
 cp "$WORK/viewer.log" "$ARTIFACTS/plasmoidviewer.log"
+
+# 6. The settings page, with the daemon's channels main and side.
+ctl post --channel side --id side "The side channel" >/dev/null
+/usr/bin/python3 "$ROOT/contrib/tests/plasma-config.py" "$PACKAGE" "$ARTIFACTS" 2>"$WORK/config.log" ||
+    fail "the settings page: see above and $(tail -n 5 "$WORK/config.log")"
+ctl remove side >/dev/null
 echo "plasma: the widget scrolls at the Timeline's speed over a whole cycle with one copy of the text," \
-     "pauses on a middle click, opens the link of the message clicked, comes back after a restart at the right phase, draws a wide character cut by an edge, counts as Render does and hides when empty" \
+     "pauses on a middle click, opens the link of the message clicked, comes back after a restart at the right phase, draws a wide character cut by an edge, counts as Render does and hides when empty;" \
+     "its settings page lists the daemon's channels" \
      "($((SECONDS - START)) s; screenshots in artifacts/plasma/)"
