@@ -76,6 +76,10 @@ import TickerSources
         let both = try #require(self.error(
             "[[source]]\nname = \"c\"\ntype = \"command\"\nchannel = \"no-dash\"\ncommand = \"true\"\ninterval = \"soon\"\ntemplate = \"x\"\n"))
         #expect(both.listed.map { "\($0.line) \($0.key)" } == ["4 source[1].channel", "6 source[1].interval"])
+        // A key the type reads twice (a calendar's url: its source and whether it needs the
+        // network) is named once.
+        let once = try #require(self.error("[[source]]\nname = \"cal\"\ntype = \"calendar\"\nurl = 5\ntemplate = \"{summary}\"\n"))
+        #expect(once.listed.map { "\($0.line) \($0.key)" } == ["4 source[1].url"])
     }
 
     /// A file that is not UTF-8 (a Latin-1 é in a template) was refused with line 0: the person

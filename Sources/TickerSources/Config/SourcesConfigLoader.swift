@@ -139,8 +139,9 @@ public struct SourcesConfigLoader {
         for key in kind.formKeys.sorted() {
             if let form = read({ () throws(ConfigError) in try Self.template(table, key, fields: kind.fields) }) { forms[key] = form }
         }
-        let needsNetwork = read { () throws(ConfigError) in try kind.needsNetwork(table) }
         let source = read { () throws(ConfigError) in try kind.make(table) }
+        // It reads keys `make` has read: after a mistake there it would name the same one again.
+        let needsNetwork = source == nil ? nil : read { () throws(ConfigError) in try kind.needsNetwork(table) }
         try mistakes.check()
         guard let name, let channel, let priority, let urgent, let template, let needsNetwork, let source else {
             throw table.error(nil, "unreadable source")
