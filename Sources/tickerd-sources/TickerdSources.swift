@@ -57,7 +57,7 @@ struct TickerdSources: ParsableCommand {
         do {
             loaded = try SourcesConfigLoader().load(path: config)
         } catch {
-            FileHandleOutput.standardError("tickerd-sources: \(error)\n")
+            FileHandleOutput.reportError(error)
             throw ExitCode(2)
         }
         if check {
@@ -80,7 +80,7 @@ struct TickerdSources: ParsableCommand {
                 try SourcesConfigLoader().load(path: path)
             }.run()
         } catch {
-            FileHandleOutput.standardError("tickerd-sources: \(error)\n")
+            FileHandleOutput.reportError(error)
             throw ExitCode(1)
         }
     }
@@ -88,6 +88,13 @@ struct TickerdSources: ParsableCommand {
 
 /// Writing to stderr without Foundation.
 enum FileHandleOutput {
+    /// Writes `error` to standard error, each of its lines (a config error lists every mistake
+    /// on one) after `tickerd-sources: `.
+    static func reportError(_ error: any Error) {
+        standardError(String(describing: error).split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "tickerd-sources: \($0)\n" }.joined())
+    }
+
     /// Writes `text` to standard error.
     static func standardError(_ text: String) {
         var bytes = Array(text.utf8)

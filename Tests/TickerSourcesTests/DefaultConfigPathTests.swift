@@ -30,6 +30,22 @@ import TestSupport
         #expect(output.stdout.hasPrefix("from-home: "), "\(output.stdout)")
     }
 
+    /// A file with several mistakes: `--check` names each on a line of its own, every line
+    /// saying who speaks (as the journal shows each line apart), and exits 2.
+    @Test func theCheckNamesEachMistakeOnALineOfItsOwn() throws {
+        let home = try TemporaryDirectory(prefix: "sources-home")
+        let path = home.file("sources.toml")
+        try "[[source]]\nname = \"cal\"\ntype = \"calendar\"\nurl = 5\ntemplate = \"{summary}\"\ncolour = 1\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try ChildProcess.run(TickerdProcess.binary("tickerd-sources"), ["--config", path, "--check"])
+        #expect(output.status == 2)
+        #expect(output.stderr.split(separator: "\n") == [
+            "tickerd-sources: \(path):4: source[1].url: expected a string, found integer",
+            "tickerd-sources: \(path):6: source[1].colour: unknown key (known keys: channel, file, interval, lead, "
+                + "name, poll, priority, template, timezone, type, urgent, url)",
+        ], "\(output.stderr)")
+    }
+
     /// A unit's `ConfigurationDirectory=` (the user unit's `~/.config/tickerd`) comes first.
     @Test func theUnitsConfigurationDirectoryComesFirst() throws {
         let home = try TemporaryDirectory(prefix: "sources-home")
