@@ -155,7 +155,12 @@ import TickerModel
         let zones = ZoneTable()
         #expect(try TimeArgument.instant("now", option: "at", now: Self.now, zones: zones) == Self.now)
         #expect(try TimeArgument.instant("-1h", option: "at", now: Self.now, zones: zones) == Self.now - 3_600_000_000)
-        #expect(throws: UsageError.self) { try TimeArgument.instant("yesterday-ish", option: "at", now: Self.now, zones: zones) }
+        // What is not a timestamp names every word the option takes instead.
+        #expect {
+            try TimeArgument.instant("yesterday-ish", option: "at", now: Self.now, zones: zones)
+        } throws: { error in
+            (error as? UsageError)?.description.hasSuffix("(or use 'now', 'today', 'tomorrow', 'yesterday', '+SPAN', '-SPAN')") == true
+        }
     }
 
     @Test func busMayComeBeforeTheCommandName() {

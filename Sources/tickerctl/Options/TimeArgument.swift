@@ -42,7 +42,7 @@ enum TimeArgument {
         do {
             return try TimestampParser.parse(trimmed, zones: zones)
         } catch {
-            throw UsageError("--\(option): \(error.description) (or use 'now', 'today', '+SPAN', '-SPAN')")
+            throw UsageError("--\(option): \(error.description) (or use 'now', 'today', 'tomorrow', 'yesterday', '+SPAN', '-SPAN')")
         }
     }
 
