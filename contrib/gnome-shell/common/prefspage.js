@@ -73,8 +73,10 @@ function makePreferencesPage({Adw, Gio, Gtk, Names}, settings) {
             try {
                 manager = Gio.DBusProxy.new_for_bus_finish(result);
             } catch (e) {
-                if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED))
+                if (!e.matches(Gio.IOErrorEnum, Gio.IOErrorEnum.CANCELLED)) {
                     logError(e, 'tickerd preferences: cannot reach the session bus');
+                    why.label = 'The session bus cannot be reached; type the channel name';
+                }
                 return;
             }
             handlers.push(manager.connect('g-properties-changed', () => showChannels(manager)));
