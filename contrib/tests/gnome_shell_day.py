@@ -31,7 +31,7 @@ cells, the text at the item's place):
 * the preferences (prefspage.js in a libadwaita window on this Shell, driven as a person uses
   it: contrib/tests/gnome_prefs_driver.js): the Channel row's list offers the daemon's channels
   (as `tickerctl status` has them; day-prefs-list.png; on a bus without the daemon it says that
-  tickerd is not running), and another channel picked from it moves the item to that
+  tickerd is not running, and without a bus that it cannot reach one), and another channel picked from it moves the item to that
   channel, every shot Render's frame of it; a name typed that is no channel name shows an error
   and changes nothing; a new width resizes the item to it (and the shots match Render at the
   new columns), a new place moves it to the left box; the window is shot for a person to look at
@@ -365,6 +365,12 @@ class Day:
             quit_driver()
             empty_bus.kill()
             empty_bus.wait(10)
+            # Without a session bus at all, it says that.
+            driver = start_driver('unix:path=/nonexistent/tickerd-test-bus')
+            state = say('channels')
+            if state['listed'] or not state['why'].startswith('The session bus cannot be reached'):
+                raise Failure(f'preferences: without a session bus the Channel row\'s list shows {state}')
+            quit_driver()
             driver = start_driver(self.args.bus)
             wait_for(window_shown, 20, 'the preferences window to show')
             self.probe.shot_screen('day-prefs')
@@ -402,7 +408,8 @@ class Day:
             self.probe.shot_screen('day-prefs-app')
             self.probe.call(HELPER, HELPER_PATH, HELPER, 'CloseWindow', GLib.Variant('(s)', ('tickerd ticker',)))
             wait_for(lambda: not window_open(), 10, 'the preferences app\'s window to close')
-            print(f'preferences: the page said tickerd is not running on a bus without it, listed the daemon\'s '
+            print(f'preferences: the page said tickerd is not running on a bus without it (and that no bus can be '
+                  f'reached without one), listed the daemon\'s '
                   f'channels {daemon} and applied side picked from them '
                   f'(a bad name typed was refused), {width:.0f} px '
                   f'({columns} columns) and the left box; the shots match Render of side throughout; the '
