@@ -37,6 +37,12 @@ struct Tickerctl: ParsableCommand {
     /// Parses the command line (with a leading `--bus` moved after the command name, and negative
     /// numbers read as positionals, ``NegativeNumbers``) and runs it.
     static func main() {
+        // A completion script's request (`---completion …`) carries the words typed so far as they
+        // are: only the parser reads it.
+        if CommandLine.arguments.dropFirst().first == "---completion" {
+            main(Array(CommandLine.arguments.dropFirst()))
+            return
+        }
         let arguments = GlobalArguments.reorder(Array(CommandLine.arguments.dropFirst()))
         main(NegativeNumbers.asPositionals(arguments) { (try? parseAsRoot($0)) != nil })
     }

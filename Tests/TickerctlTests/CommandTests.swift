@@ -416,6 +416,45 @@ import TestSupport
         }
     }
 
+    /// The bash completion offers the daemon's channels after `--channel` and its message ids to
+    /// `remove` and `update`, as a person pressing Tab sees them (the generated script run by bash,
+    /// as bash runs it); with no daemon on the bus it offers nothing, and starts none.
+    @Test func bashCompletesChannelsAndMessageIDsFromTheDaemon() throws {
+        let fixture = try CLIFixture()
+        _ = try fixture.ok(["post", "--id", "alpha", "First"])
+        _ = try fixture.ok(["post", "--id", "beta", "--channel", "side", "Second"])
+        let folder = try TemporaryDirectory(prefix: "tickerctl-completion")
+        defer { folder.remove() }
+        let script = try ChildProcess.run(CLIFixture.tickerctl, ["--generate-completion-script", "bash"])
+        try script.stdout.write(toFile: folder.file("tickerctl.bash"), atomically: true, encoding: .utf8)
+        /// What Tab offers for the last of `words` (the word being completed), on `bus`.
+        func offered(_ words: [String], bus: String) throws -> [String] {
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let line = words.joined(separator: " ")
+            let output = try ChildProcess.run("/bin/bash", ["-c", """
+                source '\(folder.file("tickerctl.bash"))'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1)
+                COMP_LINE='\(line)'; COMP_POINT=${#COMP_LINE}
+                _tickerctl tickerctl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """], environment: [
+                    "PATH": (CLIFixture.tickerctl as NSString).deletingLastPathComponent + ":/usr/bin:/bin",
+                    "DBUS_SESSION_BUS_ADDRESS": bus,
+                ])
+            #expect(output.status == 0, "\(output.stderr)")
+            return output.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        }
+        #expect(try offered(["tickerctl", "post", "--channel", ""], bus: fixture.address) == ["main", "side"])
+        #expect(try offered(["tickerctl", "follow", "--channel", "s"], bus: fixture.address) == ["side"])
+        #expect(try offered(["tickerctl", "pause", ""], bus: fixture.address) == ["main", "side"])
+        #expect(try offered(["tickerctl", "remove", "alpha", ""], bus: fixture.address) == ["alpha", "beta"])
+        #expect(try offered(["tickerctl", "update", "b"], bus: fixture.address) == ["beta"])
+        // A bus without the daemon: nothing offered, and the daemon is not started for it.
+        let empty = try PrivateBus()
+        defer { empty.stop() }
+        #expect(try offered(["tickerctl", "post", "--channel", ""], bus: empty.address) == [])
+    }
+
     @Test func completionScriptsAreGenerated() throws {
         for shell in ["bash", "zsh", "fish"] {
             let output = try ChildProcess.run(CLIFixture.tickerctl, ["--generate-completion-script", shell])

@@ -11,7 +11,7 @@ struct PauseCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @ArgumentParser.Argument(help: "The channel.")
+    @ArgumentParser.Argument(help: "The channel.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     func run() throws {
@@ -31,7 +31,7 @@ struct ResumeCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @ArgumentParser.Argument(help: "The channel.")
+    @ArgumentParser.Argument(help: "The channel.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     func run() throws {

@@ -22,7 +22,7 @@ struct ConfigureCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @ArgumentParser.Argument(help: "The channel.")
+    @ArgumentParser.Argument(help: "The channel.", completion: BusCompletion.channels)
     var channel: String
 
     /// Whether to start from the channel's configured settings (`Configure` `reset`).

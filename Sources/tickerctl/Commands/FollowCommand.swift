@@ -22,7 +22,7 @@ struct FollowCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @Option(help: "The channel to follow.")
+    @Option(help: "The channel to follow.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     /// Width in cells.

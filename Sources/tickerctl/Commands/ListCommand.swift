@@ -13,7 +13,7 @@ struct ListCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// Only this channel.
-    @Option(help: "Only this channel's messages.")
+    @Option(help: "Only this channel's messages.", completion: BusCompletion.channels)
     var channel: String?
 
     /// JSON instead of a table.

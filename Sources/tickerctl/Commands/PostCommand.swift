@@ -19,7 +19,7 @@ struct PostCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel (created when new).
-    @Option(help: "The channel to post to (created when new).")
+    @Option(help: "The channel to post to (created when new).", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     /// The id to use; a message with the same id is replaced.

@@ -11,7 +11,7 @@ struct RemoveCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The messages to remove.
-    @ArgumentParser.Argument(help: "The ids of the messages to remove.")
+    @ArgumentParser.Argument(help: "The ids of the messages to remove.", completion: BusCompletion.messageIDs)
     var ids: [String]
 
     func validate() throws {

@@ -15,7 +15,7 @@ struct SetCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @Option(help: "The channel whose counter it is.")
+    @Option(help: "The channel whose counter it is.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     /// The counter's name.

@@ -26,7 +26,7 @@ struct TimelineCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The channel.
-    @Option(help: "The channel.")
+    @Option(help: "The channel.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     /// The digest the caller holds.

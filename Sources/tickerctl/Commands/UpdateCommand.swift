@@ -13,7 +13,7 @@ struct UpdateCommand: ParsableCommand {
     @OptionGroup var connection: BusOptions
 
     /// The message to change.
-    @ArgumentParser.Argument(help: "The message's id (as post printed it).")
+    @ArgumentParser.Argument(help: "The message's id (as post printed it).", completion: BusCompletion.messageIDs)
     var id: String
 
     /// A new text.

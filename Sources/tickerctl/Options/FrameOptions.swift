@@ -10,7 +10,7 @@ import TickerNames
 /// asks about exactly the frame `render --at T` prints for the same channel and width.
 struct FrameOptions: ParsableArguments {
     /// The channel.
-    @Option(help: "The channel.")
+    @Option(help: "The channel.", completion: BusCompletion.channels)
     var channel: String = TickerAPI.defaultChannel
 
     /// Width in cells.
