@@ -449,6 +449,8 @@ import TestSupport
         #expect(try offered(["tickerctl", "pause", ""], bus: fixture.address) == ["main", "side"])
         #expect(try offered(["tickerctl", "remove", "alpha", ""], bus: fixture.address) == ["alpha", "beta"])
         #expect(try offered(["tickerctl", "update", "b"], bus: fixture.address) == ["beta"])
+        // A fixed list: the easing curves a count takes.
+        #expect(try offered(["tickerctl", "set", "--easing", "easeOutB"], bus: fixture.address) == ["easeOutBounce"])
         // A bus without the daemon: nothing offered, and the daemon is not started for it.
         let empty = try PrivateBus()
         defer { empty.stop() }

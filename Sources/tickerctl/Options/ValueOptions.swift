@@ -9,7 +9,7 @@ struct ValueOptions: ParsableArguments {
     var duration: String?
 
     /// The easing of the count.
-    @Option(help: ArgumentHelp("Easing of the count.", valueName: "NAME"))
+    @Option(help: ArgumentHelp("Easing of the count.", valueName: "NAME"), completion: .list(Easing.acceptedNames))
     var easing: String?
 
     /// Where the count starts.
