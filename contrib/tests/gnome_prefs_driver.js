@@ -13,7 +13,8 @@
 //   quit           closes the window
 //
 // After each it prints one line: `ok {JSON}` (the settings then, whether the Channel row shows an
-// error, what the rows show, the names the list offers and what it says when it offers none), or
+// error, what the rows show, the names the list offers and what it says when it offers none,
+// whether the list is open, and whether the window and the open list have painted it since), or
 // `FAIL: what`. The first, once the window is mapped, is
 // `shown ok {JSON}`.
 //
@@ -84,13 +85,43 @@ const why = listed ? find(listed, w => w instanceof Gtk.Label && !(w.get_parent(
 const loop = new GLib.MainLoop(null, false);
 const stdin = new Gio.DataInputStream({base_stream: new Gio.UnixInputStream({fd: 0, close_fd: false})});
 
+/**
+ * Runs the main loop until each of `natives` (the window, an open popover) has painted a frame
+ * from now on, so that what the driver did is on the screen for the test's screenshot (GTK paints
+ * on its frame clock, driven by the compositor, not when a row changes); at most 10 s. Whether
+ * they all painted.
+ */
+function painted(...natives) {
+    const pending = new Set();
+    const handlers = [];
+    for (const native of natives) {
+        const clock = native.get_frame_clock();
+        if (!clock)
+            continue;
+        pending.add(native);
+        handlers.push([clock, clock.connect('after-paint', () => pending.delete(native))]);
+        native.queue_draw();
+    }
+    const deadline = GLib.get_monotonic_time() + 10_000_000;
+    const tick = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 20, () => GLib.SOURCE_CONTINUE);
+    while (pending.size > 0 && GLib.get_monotonic_time() < deadline)
+        GLib.MainContext.default().iteration(true);
+    GLib.source_remove(tick);
+    for (const [clock, id] of handlers)
+        clock.disconnect(id);
+    return natives.length > 0 && pending.size === 0;
+}
+
+let lastPainted = false;
+
 /** `ok` and, as JSON, the settings now and what the rows show. */
 function state() {
     return `ok ${JSON.stringify({
         channel: settings.get_string('channel'), width: settings.get_uint('width'),
         position: settings.get_string('position'), error: channelRow.has_css_class('error'),
         rows: [channelRow.text, spin.value, combo.selected],
-        listed: listedRows().map(row => row.get_child().label), why: why.label,
+        listed: listedRows().map(row => row.get_child().label), why: why.label, painted: lastPainted,
+        open: choose.popover.get_mapped(),
     })}`;
 }
 
@@ -142,9 +173,11 @@ function perform(line) {
     default:
         return `FAIL: unknown command '${command}'`;
     }
-    // Everything the change dispatched (the backend's write, the rows' own updates) has run.
+    // Everything the change dispatched (the backend's write, the rows' own updates) has run, and
+    // the window (with the list, when it is open) shows it.
     while (GLib.MainContext.default().iteration(false))
         ;
+    lastPainted = painted(window, ...(choose.popover.get_mapped() ? [choose.popover] : []));
     return state();
 }
 

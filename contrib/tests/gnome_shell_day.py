@@ -381,6 +381,8 @@ class Day:
             daemon = sorted(channel['Name'] for channel in json.loads(self.ctl('status', '--json'))['channels'])
             if state['listed'] != daemon or 'side' not in daemon:
                 raise Failure(f'preferences: the Channel row lists {state["listed"]}, the daemon has {daemon}')
+            if not state['open'] or not state['painted']:
+                raise Failure(f'preferences: the open list was not drawn: {state}')
             self.probe.shot_screen('day-prefs-list')
             state = say('pick side')
             if state['channel'] != 'side' or state['error'] or state['rows'][0] != 'side':
