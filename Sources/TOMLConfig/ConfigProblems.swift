@@ -25,6 +25,12 @@ public struct ConfigProblems {
         }
     }
 
+    /// Runs `read`, the reading of one key that may be absent: its value (nil when absent), or nil
+    /// with its mistake noted.
+    public mutating func value<T>(_ read: () throws(ConfigError) -> T?) -> T? {
+        reading(read) ?? nil
+    }
+
     /// Notes `error` (and the mistakes it lists).
     public mutating func note(_ error: ConfigError) {
         for mistake in error.listed {

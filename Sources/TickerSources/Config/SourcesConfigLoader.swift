@@ -106,16 +106,15 @@ public struct SourcesConfigLoader {
             throw table.error("type", "unknown source type '\(type)' (known: \(kinds.keys.sorted().joined(separator: ", ")))")
         }
         var mistakes = ConfigProblems()
-        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
         mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.commonKeys.union(kind.formKeys).union(kind.keys)) }
-        let name = read { () throws(ConfigError) -> String? in
+        let name = mistakes.value { () throws(ConfigError) -> String? in
             guard let name = try table.string("name") else { throw table.error(nil, "missing key 'name'") }
             guard Self.isSourceName(name) else {
                 throw table.error("name", "a source name is 1 to 32 of A-Z, a-z, 0-9, _ and -")
             }
             return name
         }
-        let channel = read { () throws(ConfigError) -> String? in
+        let channel = mistakes.value { () throws(ConfigError) -> String? in
             let channel = try table.string("channel") ?? "main"
             guard (1...64).contains(channel.utf8.count),
                   channel.utf8.allSatisfy({ Self.isNameByte($0) && $0 != UInt8(ascii: "-") }) else {
@@ -123,13 +122,13 @@ public struct SourcesConfigLoader {
             }
             return channel
         }
-        let priority = read { () throws(ConfigError) -> Int32? in
+        let priority = mistakes.value { () throws(ConfigError) -> Int32? in
             guard let value = try table.int("priority") else { return 0 }
             guard let exact = Int32(exactly: value) else { throw table.error("priority", "must fit in 32 bits") }
             return exact
         }
-        let urgent = read { () throws(ConfigError) in try table.bool("urgent") ?? false }
-        let template = read { () throws(ConfigError) -> MessageTemplate? in
+        let urgent = mistakes.value { () throws(ConfigError) in try table.bool("urgent") ?? false }
+        let template = mistakes.value { () throws(ConfigError) -> MessageTemplate? in
             guard let template = try Self.template(table, "template", fields: kind.fields) else {
                 throw table.error(nil, "missing key 'template' (fields of \(type): \(kind.fields.sorted().joined(separator: ", ")))")
             }
@@ -137,11 +136,11 @@ public struct SourcesConfigLoader {
         }
         var forms: [String: MessageTemplate] = [:]
         for key in kind.formKeys.sorted() {
-            if let form = read({ () throws(ConfigError) in try Self.template(table, key, fields: kind.fields) }) { forms[key] = form }
+            if let form = mistakes.value({ () throws(ConfigError) in try Self.template(table, key, fields: kind.fields) }) { forms[key] = form }
         }
-        let source = read { () throws(ConfigError) in try kind.make(table) }
+        let source = mistakes.value { () throws(ConfigError) in try kind.make(table) }
         // It reads keys `make` has read: after a mistake there it would name the same one again.
-        let needsNetwork = source == nil ? nil : read { () throws(ConfigError) in try kind.needsNetwork(table) }
+        let needsNetwork = source == nil ? nil : mistakes.value { () throws(ConfigError) in try kind.needsNetwork(table) }
         try mistakes.check()
         guard let name, let channel, let priority, let urgent, let template, let needsNetwork, let source else {
             throw table.error(nil, "unreadable source")

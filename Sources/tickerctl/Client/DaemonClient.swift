@@ -12,12 +12,15 @@ final class DaemonClient {
     let connection: Connection
     /// The bus, for messages.
     let selection: BusSelection
-    /// How long a call may take before it fails with `NoReply`.
+    /// How long a call may take by default before it fails with `NoReply`.
     static let callTimeout: Duration = .seconds(10)
+    /// How long this client's calls may take.
+    let timeout: Duration
 
-    /// Connects to `selection` on a loop owned by the calling thread.
-    init(_ selection: BusSelection) throws(ClientFailure) {
+    /// Connects to `selection` on a loop owned by the calling thread; each call may take `timeout`.
+    init(_ selection: BusSelection, timeout: Duration = callTimeout) throws(ClientFailure) {
         self.selection = selection
+        self.timeout = timeout
         do {
             loop = try EventLoop()
             connection = try Connection(bus: selection.bus, loop: loop)
@@ -35,7 +38,7 @@ final class DaemonClient {
         do {
             return try connection.callBlocking(
                 destination: TickerAPI.busName, path: path, interface: interface, member: member,
-                arguments: arguments, timeout: Self.callTimeout)
+                arguments: arguments, timeout: timeout)
         } catch {
             let failure = DBusError(from: error)
             // The daemon has no object for a channel that does not exist: say so in its words.

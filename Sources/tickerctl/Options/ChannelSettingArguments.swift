@@ -48,6 +48,7 @@ enum ChannelSettingArguments {
     /// is enough. The list of keys is shown with the first word whose key is not known.
     static func parse(_ words: [String]) throws(UsageError) -> [String: DBusValue] {
         var result: [String: DBusValue] = [:]
+        var given: Set<String> = []
         var mistakes: [String] = []
         var keysListed = false
         func unknown(_ text: String) -> String {
@@ -65,7 +66,7 @@ enum ChannelSettingArguments {
                 mistakes.append(unknown("unknown setting '\(key)'"))
                 continue
             }
-            guard result[key] == nil else {
+            guard given.insert(key).inserted else {
                 mistakes.append("setting '\(key)' is given twice")
                 continue
             }
@@ -73,8 +74,6 @@ enum ChannelSettingArguments {
                 result[key] = try read(value, key: key, kind: kind)
             } catch {
                 mistakes.append(error.description)
-                // Its later repetition is still a mistake of its own.
-                result[key] = .string(value)
             }
         }
         guard mistakes.isEmpty else { throw UsageError(lines: mistakes) }

@@ -130,43 +130,37 @@ struct ConfigLoader {
     /// key with a mistake (in file order); the checks across keys follow once each key is right.
     private func readChannel(_ table: ConfigTable) throws(ConfigError) -> ConfiguredChannel {
         var mistakes = ConfigProblems()
-        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
         mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.channelKeys) }
         var request = ChannelConfigureRequest()
-        request.mode = read { () throws(ConfigError) in try named(table, "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue)) }
+        request.mode = mistakes.value { () throws(ConfigError) in try named(table, "mode", Mode.init(rawValue:), Mode.allCases.map(\.rawValue)) }
         // Each motion value alone first, so that its error names its own key and line.
-        request.speed = read { () throws(ConfigError) -> Double? in
-            var single = ChannelConfigureRequest()
-            single.speed = try table.double("speed")
-            if single.speed != nil { try Self.validate(single, in: table, key: "speed") }
-            return single.speed
+        func motion<T>(
+            _ key: String, _ field: WritableKeyPath<ChannelConfigureRequest, T?>, _ value: () throws(ConfigError) -> T?
+        ) -> T? {
+            mistakes.value { () throws(ConfigError) -> T? in
+                var single = ChannelConfigureRequest()
+                single[keyPath: field] = try value()
+                if single[keyPath: field] != nil { try Self.validate(single, in: table, key: key) }
+                return single[keyPath: field]
+            }
         }
-        request.cycle = read { () throws(ConfigError) -> Int64? in
-            var single = ChannelConfigureRequest()
-            single.cycle = try span(table, "cycle")
-            if single.cycle != nil { try Self.validate(single, in: table, key: "cycle") }
-            return single.cycle
-        }
-        request.delay = read { () throws(ConfigError) -> Int64? in
-            var single = ChannelConfigureRequest()
-            single.delay = try span(table, "delay")
-            if single.delay != nil { try Self.validate(single, in: table, key: "delay") }
-            return single.delay
-        }
-        request.easing = read { () throws(ConfigError) in try named(table, "easing", Easing.init(name:), Easing.acceptedNames) }
-        request.loops = read { () throws(ConfigError) -> UInt32? in
+        request.speed = motion("speed", \.speed) { () throws(ConfigError) in try table.double("speed") }
+        request.cycle = motion("cycle", \.cycle) { () throws(ConfigError) in try span(table, "cycle") }
+        request.delay = motion("delay", \.delay) { () throws(ConfigError) in try span(table, "delay") }
+        request.easing = mistakes.value { () throws(ConfigError) in try named(table, "easing", Easing.init(name:), Easing.acceptedNames) }
+        request.loops = mistakes.value { () throws(ConfigError) -> UInt32? in
             guard let loops = try table.int("loops") else { return nil }
             guard let value = UInt32(exactly: loops) else { throw table.error("loops", "must be 0 or more") }
             return value
         }
-        request.direction = read { () throws(ConfigError) in
+        request.direction = mistakes.value { () throws(ConfigError) in
             try named(table, "direction", Direction.init(rawValue:), Direction.allCases.map(\.rawValue))
         }
-        request.align = read { () throws(ConfigError) in try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue)) }
+        request.align = mistakes.value { () throws(ConfigError) in try named(table, "align", Align.init(rawValue:), Align.allCases.map(\.rawValue)) }
         // Like the bus's Configure, separators are bounded by the standard cluster limit, not by
         // `message-length` (a limit on posted texts, which the default separator alone could break).
         func separator(_ key: String) -> String? {
-            read { () throws(ConfigError) -> String? in
+            mistakes.value { () throws(ConfigError) -> String? in
                 guard let text = try table.string(key) else { return nil }
                 do throws(TextError) { _ = try TextSanitizer.sanitize(text) } catch { throw table.error(key, error.description) }
                 return text
@@ -174,19 +168,19 @@ struct ConfigLoader {
         }
         request.separator = separator("separator")
         request.gap = separator("gap")
-        request.columns = read { () throws(ConfigError) -> UInt32? in
+        request.columns = mistakes.value { () throws(ConfigError) -> UInt32? in
             guard let columns = try table.int("columns") else { return nil }
             guard let value = UInt32(exactly: columns), (1...4096).contains(value) else {
                 throw table.error("columns", "must be 1 to 4096")
             }
             return value
         }
-        request.frameRate = read { () throws(ConfigError) -> Double? in
+        request.frameRate = mistakes.value { () throws(ConfigError) -> Double? in
             guard let rate = try table.double("frame-rate") else { return nil }
             guard rate == 0 || (1...60).contains(rate) else { throw table.error("frame-rate", "must be 0 (none) or 1 to 60") }
             return rate
         }
-        request.phase = read { () throws(ConfigError) in try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue)) }
+        request.phase = mistakes.value { () throws(ConfigError) in try named(table, "phase", Phase.init(rawValue:), Phase.allCases.map(\.rawValue)) }
         try mistakes.check()
         if request.speed != nil, request.cycle != nil { throw table.error("cycle", "give 'speed' or 'cycle', not both") }
         try Self.validate(request, in: table, key: request.loops != nil ? "loops" : nil)
@@ -198,42 +192,41 @@ struct ConfigLoader {
     /// checks across keys follow once each key is right.
     private func readMessage(_ table: ConfigTable, number: Int, limits: Limits) throws(ConfigError) -> ConfiguredMessage {
         var mistakes = ConfigProblems()
-        func read<T>(_ body: () throws(ConfigError) -> T?) -> T? { mistakes.reading(body) ?? nil }
         mistakes.reading { () throws(ConfigError) in try table.rejectUnknownKeys(Self.messageKeys) }
-        let text = read { () throws(ConfigError) -> String? in
+        let text = mistakes.value { () throws(ConfigError) -> String? in
             guard let text = try table.string("text") else { throw table.error("text", "every message needs a text") }
             return text
         }
-        let channel = read { () throws(ConfigError) -> String? in
+        let channel = mistakes.value { () throws(ConfigError) -> String? in
             let channel = try table.string("channel") ?? ChannelName.main
             guard ChannelName.isValid(channel) else {
                 throw table.error("channel", "channel names are 1 to 64 of A-Z, a-z, 0-9 and _")
             }
             return channel
         }
-        let id = read { () throws(ConfigError) -> String? in
+        let id = mistakes.value { () throws(ConfigError) -> String? in
             let id = try table.string("id") ?? "config-\(number)"
             do throws(TickerError) { _ = try Manager.checkedID(id) } catch { throw table.error("id", error.message) }
             return id
         }
         var request = MessageRequest()
-        request.priority = read { () throws(ConfigError) -> Int32? in
+        request.priority = mistakes.value { () throws(ConfigError) -> Int32? in
             guard let priority = try table.int("priority") else { return nil }
             guard let value = Int32(exactly: priority) else { throw table.error("priority", "out of range") }
             return value
         }
-        request.urgent = read { () throws(ConfigError) in try table.bool("urgent") }
+        request.urgent = mistakes.value { () throws(ConfigError) in try table.bool("urgent") }
         func positiveSpan(_ key: String) -> Int64? {
-            read { () throws(ConfigError) -> Int64? in
+            mistakes.value { () throws(ConfigError) -> Int64? in
                 guard let span = try span(table, key) else { return nil }
                 guard span > 0 else { throw table.error(key, "must be above 0") }
                 return span
             }
         }
         request.ttl = positiveSpan("ttl")
-        request.start = read { () throws(ConfigError) in try instant(table, "start") }
-        request.end = read { () throws(ConfigError) in try instant(table, "end") }
-        request.calendar = read { () throws(ConfigError) -> String? in
+        request.start = mistakes.value { () throws(ConfigError) in try instant(table, "start") }
+        request.end = mistakes.value { () throws(ConfigError) in try instant(table, "end") }
+        request.calendar = mistakes.value { () throws(ConfigError) -> String? in
             guard let expression = try table.string("calendar") else { return nil }
             do { _ = try CalendarSpec(parsing: expression, zones: zones) } catch {
                 throw table.error("calendar", "\(error)")
@@ -241,10 +234,10 @@ struct ConfigLoader {
             return expression
         }
         request.duration = positiveSpan("duration")
-        request.effect = read { () throws(ConfigError) in
+        request.effect = mistakes.value { () throws(ConfigError) in
             try named(table, "effect", EffectKind.init(rawValue:), EffectKind.allCases.map(\.rawValue))
         }
-        request.reveal = read { () throws(ConfigError) in try span(table, "reveal") }
+        request.reveal = mistakes.value { () throws(ConfigError) in try span(table, "reveal") }
         try mistakes.check()
         guard let text, let channel, let id else { throw table.error(nil, "unreadable message") }
         if request.reveal != nil, request.effect != .reveal {
